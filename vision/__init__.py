@@ -1,0 +1,1 @@
+"""Camera frame -> Observation: pure functions on numpy arrays (see DESIGN.md, Layers)."""
