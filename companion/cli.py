@@ -52,10 +52,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        if "start_app" not in vars(args):
+        # No command: start the kiosk app (companion.commands.app.kiosk), once it exists.
+        app = importlib.import_module("companion.commands.app")
+        kiosk = getattr(app, "kiosk", None)
+        if kiosk is None:
             parser.print_help()
             return 0
-        func = args.start_app
+        func = kiosk
     else:
         func = args.func
     try:
