@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import registry  # noqa: E402
-from rules.playout import play_random_game  # noqa: E402
+from rules import registry
+from rules.playout import play_random_game
 
 
 def games_per_second(name: str, players: int, seconds: float) -> tuple[float, int, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from rules import Action, Breakdown, IllegalAction
 from rules.game import Game
@@ -23,7 +24,7 @@ class ToyState:
 class Toy(Game[ToyState]):
     name = "toy"
     title = "Toy"
-    default_options = {"bonus": False}
+    default_options: ClassVar[dict[str, object]] = {"bonus": False}
 
     def initial_state(self) -> ToyState:
         return ToyState(hands=[[] for _ in self.players])
