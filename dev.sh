@@ -8,7 +8,6 @@
 # Set-up is idempotent: a virtual environment in .venv, re-installed only when pyproject.toml changes.
 set -euo pipefail
 cd "$(dirname "$0")"
-here=$(pwd)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -68,6 +67,8 @@ case "$cmd" in
     ;;
   test)
     setup
+    # The deploy tests check scripts with shellcheck and the unit file with systemd-analyze.
+    if command -v apt-get >/dev/null; then apt_install shellcheck systemd xvfb xauth || true; fi
     mkdir -p artifacts
     set +e
     need_display .venv/bin/python -m pytest -m "not slow" "$@"
