@@ -21,7 +21,13 @@ def game_class(name: str) -> type[Game[Any]]:
     if name not in GAMES:
         raise KeyError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
     module, cls, _ = GAMES[name]
-    found: type[Game[Any]] = getattr(importlib.import_module(module), cls)
+    try:
+        imported = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise KeyError(f"the {GAMES[name][2]} engine is not part of this installation") from None
+    found: type[Game[Any]] = getattr(imported, cls)
     return found
 
 
