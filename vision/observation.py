@@ -1,0 +1,111 @@
+"""What one scan of the table saw: value types that the session and the app consume.
+
+Everything is in table millimetres (origin at marker 0's centre, x towards marker 1, y towards
+marker 3) and rotations are degrees clockwise in table coordinates, so nothing downstream needs to
+know about pixels or the camera.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Point = tuple[float, float]
+
+
+def _pt(p: Point, nd: int = 1) -> list[float]:
+    return [round(float(p[0]), nd), round(float(p[1]), nd)]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """The play area: where the four markers' centres lie, and who sits on which edge."""
+
+    width_mm: float = 1000.0
+    height_mm: float = 700.0
+    marker_mm: float = 40.0
+    seats: tuple[str, ...] = ("south", "east", "north", "west")
+
+    def __post_init__(self) -> None:
+        from vision.errors import VisionError
+
+        for name in ("width_mm", "height_mm", "marker_mm"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not value > 0 or value != value:
+                raise VisionError(f"table {name} must be a positive number of millimetres, not {value!r}")
+        if self.marker_mm * 2 >= min(self.width_mm, self.height_mm):
+            raise VisionError(f"table markers of {self.marker_mm} mm do not fit a {self.width_mm}x{self.height_mm} mm play area")
+        known = {"south", "east", "north", "west"}
+        if not self.seats or any(s not in known for s in self.seats) or len(set(self.seats)) != len(self.seats):
+            raise VisionError(f"table seats must be distinct edges among south, east, north, west, not {self.seats!r}")
+
+    @classmethod
+    def for_players(cls, n: int, **kwargs: Any) -> TableSpec:
+        """The default seating for n players: south first, then clockwise round the table."""
+        return cls(seats=("south", "east", "north", "west")[: max(1, min(4, n))], **kwargs)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A card or tile recognised from the pack."""
+
+    id: str
+    rotation: float
+    center_mm: Point
+    size_mm: Point
+    confidence: float
+    corners_mm: tuple[Point, Point, Point, Point]
+    kind: str = ""
+    # Rotations that look identical for this face (e.g. a straight road is the same at 0 and 180),
+    # so a consumer knows the reported rotation is one of several equivalent ones.
+    symmetry: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "rotation": round(float(self.rotation), 1),
+            "center_mm": _pt(self.center_mm),
+            "size_mm": _pt(self.size_mm),
+            "confidence": round(float(self.confidence), 3),
+            "corners_mm": [_pt(c) for c in self.corners_mm],
+            "kind": self.kind,
+            "symmetry": self.symmetry,
+        }
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """Something on the play area that is not a card of the pack (a phone, a hand, a foreign card)."""
+
+    center_mm: Point
+    size_mm: Point
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"center_mm": _pt(self.center_mm), "size_mm": _pt(self.size_mm), "reason": self.reason}
+
+
+@dataclass
+class Observation:
+    """The result of `vision.scan`: items, unknowns, the game's layout and how sure we are."""
+
+    game: str
+    items: list[Item] = field(default_factory=list)
+    unknowns: list[Unknown] = field(default_factory=list)
+    layout: dict[str, Any] = field(default_factory=dict)
+    reprojection_error_px: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    unsure: list[Item] = field(default_factory=list)
+    # The calibration this scan used: pass it to the next scan (cheap re-check) and to the overlay.
+    calibration: Any = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "items": [i.to_json() for i in self.items],
+            "unknowns": [u.to_json() for u in self.unknowns],
+            "layout": self.layout,
+            "reprojection_error_px": round(float(self.reprojection_error_px), 3),
+            "warnings": list(self.warnings),
+            "unsure": [i.to_json() for i in self.unsure],
+        }
