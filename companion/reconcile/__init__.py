@@ -1,0 +1,171 @@
+"""Turning what the camera saw into the action(s) a player made.
+
+The end-of-turn picture (a vision ``Observation``) is compared with the last picture the app
+accepted. What appeared is matched against the rules engine's legal actions; what vanished or
+moved without a reason is reported so the players can fix the table. Each game may add a module
+``companion.reconcile.<game>`` with ``candidates(game, diff) -> list[Action]`` (actions built from
+the picture, legal or not, so the engine can give its exact reason) and ``explains(action, item)``;
+without one, the generic matcher below is used.
+
+Observations are read by attribute (``items``, each with ``id``, ``rotation``, ``center_mm``), so
+this module does not import the vision package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Action
+
+#: How far (mm) a card may shift between pictures before it counts as moved: the recogniser's
+#: centre jitters by a few mm and players nudge cards when they reach across the table.
+MOVE_TOLERANCE_MM = 20.0
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One recognised card or tile, reduced to what reconciliation compares."""
+
+    id: str
+    rotation: float
+    center: tuple[float, float]
+
+    @classmethod
+    def of(cls, item: Any) -> Seen:
+        cx, cy = item.center_mm
+        return cls(str(item.id), float(getattr(item, "rotation", 0.0)), (float(cx), float(cy)))
+
+
+@dataclass
+class Difference:
+    """What changed on the table since the last accepted picture."""
+
+    added: list[Seen] = field(default_factory=list)
+    removed: list[Seen] = field(default_factory=list)
+    moved: list[tuple[Seen, Seen]] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.moved)
+
+
+@dataclass
+class Reading:
+    """The result of reconciling one picture.
+
+    ``candidates``: actions that would explain what appeared (most likely first; may be illegal,
+    the session asks the engine). ``problems``: one sentence each about what no action explains,
+    with ``spots`` (table mm) to highlight.
+    """
+
+    diff: Difference
+    candidates: list[Action] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    spots: list[tuple[float, float]] = field(default_factory=list)
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
+
+
+def diff(before: Iterable[Any], after: Iterable[Any], *, tolerance: float = MOVE_TOLERANCE_MM) -> Difference:
+    """Pair up equal ids nearest first; the leftovers were added or removed."""
+    old = [Seen.of(i) for i in before]
+    new = [Seen.of(i) for i in after]
+    out = Difference()
+    unmatched_new = list(new)
+    for o in old:
+        same = [n for n in unmatched_new if n.id == o.id]
+        if not same:
+            out.removed.append(o)
+            continue
+        n = min(same, key=lambda s: _distance(s.center, o.center))
+        unmatched_new.remove(n)
+        turned = abs(((n.rotation - o.rotation) + 180) % 360 - 180) > 45
+        if _distance(n.center, o.center) > tolerance or turned:
+            out.moved.append((o, n))
+    out.added = unmatched_new
+    return out
+
+
+def mentions(action: Action, card_id: str) -> bool:
+    """Whether any parameter of ``action`` names ``card_id`` (at any depth)."""
+
+    def walk(value: Any) -> bool:
+        if isinstance(value, str):
+            return value == card_id
+        if isinstance(value, tuple):
+            return any(walk(v) for v in value)
+        return False
+
+    return any(walk(v) for _, v in action.params)
+
+
+#: Reconcilers registered at run time (games outside this package, e.g. test engines).
+REGISTERED: dict[str, Any] = {}
+
+
+def register(game_name: str, module: Any) -> None:
+    """Use ``module`` (anything with ``candidates(game, diff, observation)``) for ``game_name``."""
+    REGISTERED[game_name] = module
+
+
+def game_module(game_name: str) -> Any | None:
+    if game_name in REGISTERED:
+        return REGISTERED[game_name]
+    try:
+        return importlib.import_module(f"companion.reconcile.{game_name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"companion.reconcile.{game_name}":
+            raise
+        return None
+
+
+def reconcile(game: Any, before: Iterable[Any], observation: Any,
+              explained_ids: Iterable[str] = ()) -> Reading:
+    """Compare the accepted picture ``before`` (items) with ``observation`` for the live ``game``.
+
+    ``explained_ids``: ids that actions recorded since the accepted picture name (a card the
+    Monster ate, a tile swapped); their disappearance or move is expected, not a problem.
+    """
+    d = diff(before, observation.items)
+    reading = Reading(d)
+    module = game_module(game.name)
+    explained = set(explained_ids)
+    if module is not None and hasattr(module, "candidates"):
+        reading.candidates = list(module.candidates(game, d, observation))
+    else:
+        reading.candidates = generic_candidates(game, d)
+    for gone in d.removed:
+        if gone.id in explained:
+            continue
+        reading.problems.append(f"{gone.id} was at {_mm(gone.center)} and is gone: put it back")
+        reading.spots.append(gone.center)
+    for was, now in d.moved:
+        if was.id in explained:
+            continue
+        reading.problems.append(f"{was.id} moved from {_mm(was.center)} to {_mm(now.center)}: "
+                                "placed cards never move, put it back")
+        reading.spots.append(now.center)
+    return reading
+
+
+def generic_candidates(game: Any, d: Difference) -> list[Action]:
+    """Legal actions naming a newly seen card; those naming more of them first."""
+    if game.is_game_over() or not d.added:
+        return []
+    legal = game.legal_actions()
+    scored: list[tuple[int, int, Action]] = []
+    for index, action in enumerate(legal):
+        hits = sum(1 for s in d.added if mentions(action, s.id))
+        if hits:
+            scored.append((-hits, index, action))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [a for _, _, a in scored]
+
+
+def _mm(center: tuple[float, float]) -> str:
+    return f"({center[0]:.0f}, {center[1]:.0f}) mm"

@@ -1,0 +1,12 @@
+"""The game session without Kivy: rules engine + store + end-of-turn reading + buttons.
+
+``Session.new(store, "bigsur", ["Ana", "Ben"])`` starts a game; ``Session.resume(store, id)``
+continues one exactly where it stopped. See :mod:`companion.session.session`.
+"""
+
+from .errors import NoCamera, ScanError, SessionError, TableNotStill, VisionUnavailable
+from .guides import COLOURS, EDGES, GUIDES, guide
+from .session import Capture, Outcome, Session, encode_jpeg, vision_scanner
+
+__all__ = ["COLOURS", "EDGES", "GUIDES", "Capture", "NoCamera", "Outcome", "ScanError", "Session",
+           "SessionError", "TableNotStill", "VisionUnavailable", "encode_jpeg", "guide", "vision_scanner"]

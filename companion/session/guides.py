@@ -1,0 +1,256 @@
+"""What the app says about each game: set-up steps, the one-line "next thing to do", the rules
+reference for the current situation, and which random outcomes the real table shows.
+
+Words come from the rulebooks in ``shared/seeds``. Action kinds are the engines' own; a kind this
+module does not know is still shown (its name with spaces), so a new engine works at once and
+only reads less nicely until a phrase is added here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Action
+
+#: Token colours offered on the home screen, in the order seats get them by default.
+COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
+#: Table edges in seat order (clockwise around the table), as the vision layer names them.
+EDGES = ("south", "west", "north", "east")
+
+
+@dataclass(frozen=True)
+class Guide:
+    """One game's words. ``observed_chance``: chance-outcome kinds the players reveal on the real
+    table (a card flipped face up that the camera reads) instead of the app drawing them."""
+
+    game: str
+    title: str
+    setup: Callable[[list[str], dict[str, Any]], list[str]]
+    phrases: dict[str, str] = field(default_factory=dict)
+    reference: dict[str, str] = field(default_factory=dict)
+    overview: str = ""
+    observed_chance: frozenset[str] = frozenset()
+    chance_words: str = "The app draws the next random outcome."
+    #: Where the order of play goes, for the screen.
+    direction: str = "clockwise"
+
+
+def _bigsur_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+    n = len(players)
+    deck = {2: 40, 3: 58, 4: 76}.get(n, 40)
+    steps = [
+        "Take the 7 pink Starter cards out of the deck, shuffle them and deal one to each player.",
+        f"Shuffle the remaining cards and count out a Draw Deck of {deck} cards for {n} players "
+        "(the rest go back in the box).",
+        "Lay the first five cards of the Draw Deck face up in a row, Highway side up: the draw row. "
+        "Keep the deck Material (gray) side up.",
+    ]
+    if options.get("landmarks"):
+        steps.append("Advanced game: shuffle the 14 Landmark tiles beside the draw row and flip 3 face up.")
+    steps.append(f"{players[0]} takes the first player marker (born closest to Big Sur). "
+                 "Each player may choose the side of their Starter card before their first turn.")
+    return steps
+
+
+def _roundabout_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+    return [
+        "Every player picks a car; its colour is that player's colour. Keep it in front of you.",
+        "Shuffle the deck and place it near the middle of the table.",
+        "The app reveals the top card: place it face up in the centre of the table.",
+        f"{players[0]} most recently drove on a roundabout and goes first; play continues "
+        "counter-clockwise (like a roundabout!).",
+    ]
+
+
+def _monster_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+    return [
+        "Deal every player 5 Road tiles and 1 Monster Buster tile (the app deals: follow the screen).",
+        "Divide the remaining tiles into two equal draw piles, one on either side of the board.",
+        "Put the Monster Cards off the board and the Monster beside them until a Monster is rolled.",
+        "Each player picks a Home Base corner and takes that car, Home Base tile and reference card.",
+        "Place the Ground Zero tile on the centre of the board and every car on it.",
+        f"{players[0]} most recently watched a monster movie and goes first; play goes clockwise. "
+        "The app rolls every die and draws every Monster Card.",
+    ]
+
+
+def _hb_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+    return [
+        "Separate Event, Construction, Blue Byway and Red Byway cards into decks and shuffle each.",
+        f"{players[0]} takes the Player 1 Card and picks a Vehicle first; then clockwise.",
+        "Start Spaces (stars) are chosen in the same order; no two players share one. "
+        "Put your Home Marker and car on it.",
+        "Deal every player five Event Cards (look only at your own).",
+        "Planning: the red byway draft (draw 2, keep 1, pass 1 clockwise) until everyone has 2 Red, "
+        "then the blue draft until everyone has 10 Blue. Place a Travel Marker on each byway you get.",
+        "Then each player removes one Travel Marker from a Red Byway or from two Blue Byways.",
+        "Give the Player 1 Card to the player who picked Vehicle and Start Space last: they drive first.",
+    ]
+
+
+def _highwayman_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+    return [
+        "Shuffle the pack and deal six cards to each player (the app deals: follow the screen).",
+        "Place the rest face down in the centre of the table: the stock.",
+        f"The player on the dealer's left ({players[0]}) starts and must play a LONDON card or take "
+        "the top card of the stock.",
+    ]
+
+
+def _generic_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+    return [f"Set the game up as the rulebook says. {players[0]} starts."]
+
+
+GUIDES: dict[str, Guide] = {
+    "bigsur": Guide(
+        "bigsur", "Big Sur", _bigsur_setup,
+        phrases={"choose_starter": "choose the side of your Starter card",
+                 "starter": "choose the side of your Starter card",
+                 "draw": "draw two cards from the row (or the deck's top card as Material)",
+                 "draw_row": "draw a card from the draw row", "draw_deck": "draw the deck's top card as Material",
+                 "build": "build a Highway card left or right of your tableau",
+                 "landmark": "add a Landmark tile", "take_landmark": "add a Landmark tile",
+                 "end_turn": "end your turn (the row refills)"},
+        reference={
+            "draw": "Draw any two cards from the face-up row into your hand, or the deck's top card "
+                    "as Material only. Decide Highway or Material as you draw; never flip it later.",
+            "build": "Pay a card's cost with Material cards from your hand, the top of your discard pile "
+                     "(once per turn) and each 1-mile card's material in your tableau (each once per turn). "
+                     "Place it left or right; placed cards never move.",
+            "landmark": "After building, a combination of 3 Highway cards meeting a face-up tile's "
+                        "requirement lets you add it above or below one of them. At most one per turn.",
+            "scoring": "One point per mile in every stretch of 4 or more miles of one terrain; 2-mile "
+                       "card conditions; Landmark points.",
+        },
+        overview="Draw two, build, score stretches of four miles or more.",
+        observed_chance=frozenset({"reveal", "refill", "deal_row", "flip"}),
+        chance_words="Reveal the next card from the deck and scan, or let the app draw it."),
+    "roundabout": Guide(
+        "roundabout", "Roundabout", _roundabout_setup,
+        phrases={"flip": "flip the top card of the deck", "take_discard": "take the top card of the discard pile",
+                 "place": "place your card on a highlighted spot", "play": "place your card on a highlighted spot",
+                 "reserve": "reserve a spot with your car", "discard": "the card cannot be played: discard it"},
+        reference={
+            "place": "Gray meets gray or is exposed; an exit meets an entrance or is exposed; an entrance "
+                     "meets an exit or is exposed; at least one road connects to another road; touching "
+                     "edges cover full sides.",
+            "reserve": "Instead of playing a card you may place your car as a blank card. Others may not "
+                       "play there; you may later play a card there and take the car back.",
+            "scoring": "Completing a four-card roundabout: +1, +1 per arrow on it, plus its cards' bonuses.",
+            "discard": "A card with no legal spot goes face up on top of the discard pile; no voluntary discards.",
+        },
+        overview="Place quarter-roundabouts; complete four-card roundabouts to score.",
+        observed_chance=frozenset({"flip", "reveal"}),
+        chance_words="Flip the top card of the deck and scan, or let the app draw it.",
+        direction="counter-clockwise"),
+    "monsterhighway": Guide(
+        "monsterhighway", "Monster Highway", _monster_setup,
+        phrases={"place_tile": "play a Road tile off an open roadway", "play_tile": "play a Road tile off an open roadway",
+                 "move_car": "move your car along the road", "move": "move your car along the road",
+                 "move_monster": "move the Monster", "swap_tile": "discard a Road tile to draw a new one",
+                 "exchange": "discard a Road tile to draw a new one", "special": "play a special tile",
+                 "monster_buster": "use your Monster Buster", "end_turn": "end your turn (draw back up)",
+                 "pass": "pass", "choose_home": "pick your Home Base corner", "pick_home": "pick your Home Base corner"},
+        reference={
+            "dice": "Road+Road: play two tiles. Road+Car: a tile, then roll and move. Road+Monster: a tile, "
+                    "then a Monster Card. Car+Car: move any distance on built road. Monster+Monster: move "
+                    "the Monster anywhere but Ground Zero or a Home Base. Car+Monster: roll and move, then "
+                    "a Monster Card.",
+            "road": "Extend an existing roadway; never onto the Monster, off the board, on Ground Zero or a "
+                    "Home Base (except your Home Base tile, which needs a Road roll).",
+            "car": "Move up to the die, fewer if you like, forward or back along connected road, never past "
+                   "a road's end or the Monster. Cars share spaces.",
+            "monster": "The Monster landing on a car sends it to Ground Zero; landing on a road's end "
+                       "removes that tile. Monster Buster: move it back, any time, then draw a tile.",
+        },
+        overview="Build roads from Ground Zero home; the app rolls every die and draws every Monster Card.",
+        chance_words="The app rolls the dice and draws Monster Cards."),
+    "highwaysbyways": Guide(
+        "highwaysbyways", "Highways & Byways", _hb_setup,
+        phrases={"pick_vehicle": "pick a Vehicle", "choose_vehicle": "pick a Vehicle",
+                 "pick_start": "choose a Start Space", "choose_start": "choose a Start Space",
+                 "keep_byway": "keep one byway card, pass the other clockwise", "draft": "keep one byway card, pass the other",
+                 "drop_byway": "remove a Travel Marker (one red or two blue)", "drop": "remove a Travel Marker",
+                 "move": "move to a connected space", "step": "move to a connected space",
+                 "plan_draw": "Draw: discard an event card and draw one (2 spaces)",
+                 "plan_choice": "Choice: draw 5 keep 1 at the end of the turn (2 spaces)",
+                 "keep_event": "keep one of the event cards drawn", "end_turn": "end your turn",
+                 "decide": "decide the disputed direction", "discard_event": "discard an event card"},
+        reference={
+            "construction": "Player 1 draws a Construction Card into the leftmost free slot; highway spaces "
+                            "with its letter are closed this round. Standing on one: you cannot move, you "
+                            "plan (discard up to three event cards and draw as many).",
+            "events": "The player clockwise of you picks an event card from your hand without looking; it "
+                      "is resolved even if you do not move. Conflicts or impossible events are discarded.",
+            "move": "Up to six spaces along paths; backtracking and shared spaces allowed. Unused spaces buy "
+                    "Draws (2 each) and at most one Choice (2).",
+            "byways": "A byway counts only when driven end to end in one go, either direction.",
+            "reshuffle": "When all five slots are full at the start of Player 1's turn: reshuffle the "
+                         "Construction Cards, a fresh one goes in the first slot, and everyone passes their "
+                         "event hand clockwise.",
+        },
+        overview="Drive all your byways and return to your Start Space.",
+        chance_words="The app picks: take the card it names from the hand."),
+    "highwayman": Guide(
+        "highwayman", "Highwayman", _highwayman_setup,
+        phrases={"play": "play the next card on its route", "play_card": "play the next card on its route",
+                 "london": "start a route with a LONDON card", "draw": "take the top card of the stock",
+                 "highwayman": "play a Highwayman on a started route",
+                 "runner": "cover a Highwayman with a Bow Street Runner",
+                 "end_turn": "end your turn", "pass": "pass"},
+        reference={
+            "play": "Cards go in numerical order on the route of their colour (2 on 1, 3 on 2...). Keep "
+                    "playing while the numbers run on. No numbered card: play a LONDON card; neither: draw.",
+            "highwayman": "A Highwayman may be played at any time on a started route; until a Bow Street "
+                          "Runner covers it, nothing else can be played there.",
+            "scoring": "First out of cards wins; the others count the numbers in hand, 10 per Bow Street "
+                       "Runner, 20 per Highwayman. Over a series the lowest total wins.",
+        },
+        overview="Play your cards out along the coaching routes; lowest series total wins.",
+        chance_words="The app deals and draws from the stock."),
+}
+
+
+def guide(game: str, title: str = "") -> Guide:
+    """The guide for ``game``; an unknown game gets plain generic words."""
+    found = GUIDES.get(game)
+    if found is not None:
+        return found
+    return Guide(game, title or game, _generic_setup)
+
+
+def phrase(g: Guide, kind: str) -> str:
+    return g.phrases.get(kind, kind.replace("_", " "))
+
+
+def next_thing(game: Any, g: Guide, *, waiting_for_table: bool = False) -> str:
+    """One line: who does what now."""
+    if game.is_game_over():
+        standings = game.standings()
+        winners = [s.name for s in standings if s.place == 1]
+        return f"Game over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'tie'}."
+    player = game.current_player()
+    if player is None:
+        return g.chance_words if waiting_for_table else "The app is drawing..."
+    legal: list[Action] = game.legal_actions()
+    kinds: list[str] = []
+    for a in legal:
+        if a.player == player and a.kind not in kinds:
+            kinds.append(a.kind)
+    name = game.players[player]
+    if not kinds:
+        return f"{name}: nothing is possible; the rules engine has no legal action."
+    words = [phrase(g, k) for k in kinds[:3]]
+    more = "" if len(kinds) <= 3 else f" (or {len(kinds) - 3} more)"
+    sentence = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return f"{name}: {sentence}{more}."
+
+
+def reference_for(game: Any, g: Guide) -> list[tuple[str, str]]:
+    """Rules that apply now: the entries whose key matches a legal action kind first, then the rest."""
+    kinds = {a.kind for a in game.legal_actions()} if not game.is_game_over() else set()
+    first = [(k, v) for k, v in g.reference.items() if any(k in kind or kind in k for kind in kinds)]
+    rest = [(k, v) for k, v in g.reference.items() if (k, v) not in first]
+    return first + rest

@@ -1,0 +1,450 @@
+"""A game session: the rules engine, the store, the camera's end-of-turn reading and the buttons.
+
+Order of every change (DESIGN.md, data flow): the engine checks the action (``push`` is atomic),
+the store appends it in one committed transaction, and only then does anything show it. If the
+store cannot write, the game is rebuilt from what the store holds, so screen and disk never
+disagree.
+
+Random outcomes: the engine marks chance nodes. The app draws them with the game's seeded
+generator (``sample_chance``) and records them like any action, except the outcomes that the
+players reveal on the real table (a face-up card the camera reads): those wait for the scan or a
+hand entry, with "let the app draw" always offered. Which kinds are table-revealed is per game
+(``guides.Guide.observed_chance``); Monster Highway has none: the app rolls every die and draws
+every Monster Card. In demo mode the app draws everything.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.reconcile import Reading, reconcile
+from companion.store import Seat, Store, StoredGame, StoreError
+from rules import Action, IllegalAction, RulesError, UndoRefused
+from rules.game import Game
+from rules.registry import GAMES, game_class
+
+from . import guides
+from .errors import ScanError, SessionError, VisionUnavailable
+from .stillness import wait_still
+
+#: Action kinds that close a player's turn when the picture showed their play.
+END_KINDS = ("end_turn", "end", "done", "finish_turn")
+
+
+@dataclass
+class Outcome:
+    """What one session call did, for the screen: ``ok`` with a one-line ``message``; the actions
+    ``recorded`` (chance outcomes included) with a line each in ``announcements``; on failure the
+    engine's ``rule`` and ``spots`` (table mm) to highlight; ``choices`` when the picture fits
+    several plays."""
+
+    ok: bool
+    message: str
+    recorded: list[Action] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    rule: str = ""
+    spots: list[tuple[float, float]] = field(default_factory=list)
+    choices: list[Action] = field(default_factory=list)
+
+
+@dataclass
+class Capture:
+    """An end-of-turn picture and what the recogniser read in it (made off the UI thread)."""
+
+    image: Any
+    observation: Any = None
+    error: ScanError | None = None
+    jpeg: bytes | None = None
+
+
+Scanner = Callable[[Any, str], Any]
+
+
+def encode_jpeg(image: Any, width: int = 640, quality: int = 70) -> bytes:
+    """A small JPEG of a BGR frame, kept with the turn it shows."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if w > width:
+        image = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ScanError("the table picture could not be compressed")
+    return bytes(data.tobytes())
+
+
+def vision_scanner(*, pack: Any = None, table: Any = None) -> Scanner:
+    """``vision.scan`` with this kiosk's pack and table, or :class:`VisionUnavailable`."""
+
+    def scan(image: Any, game_name: str) -> Any:
+        try:
+            import vision
+        except ImportError as exc:
+            raise VisionUnavailable(f"the recogniser cannot be loaded ({exc}): enter the action by hand") from None
+        func = getattr(vision, "scan", None)
+        if func is None:
+            raise VisionUnavailable("the recogniser is not part of this installation yet: enter the action by hand")
+        kwargs: dict[str, Any] = {"pack": pack}
+        if table is not None:
+            kwargs["table"] = table
+        try:
+            return func(image, game_name, **kwargs)
+        except ValueError as exc:  # vision's errors are VisionError(ValueError)
+            raise ScanError(f"the picture could not be read: {exc}",
+                            spot=None) from None
+
+    return scan
+
+
+class Session:
+    """One game at the table. Not thread-safe: call it from one thread (the UI's); only
+    :meth:`capture` may run on a worker thread, and it does not touch the game."""
+
+    def __init__(self, store: Store, stored: StoredGame, game: Game[Any], *, app_draws_all: bool = False,
+                 scanner: Scanner | None = None) -> None:
+        self.store = store
+        self.id = stored.id
+        self.stored = stored
+        self.game = game
+        self.seats = list(stored.seats)
+        self.guide = guides.guide(game.name, getattr(game, "title", game.name))
+        self.app_draws_all = app_draws_all
+        self.scanner: Scanner = scanner or vision_scanner()
+        #: Items of the last picture the app accepted, and that picture.
+        self.accepted_items: list[Any] = []
+        self.accepted_jpeg: bytes | None = store.last_scan(stored.id)
+        self.accepted_observation: Any = None
+        #: Ids named by actions recorded since the accepted picture (expected to change).
+        self._explained: set[str] = set()
+        self.log: list[str] = []
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ starting
+    @classmethod
+    def new(cls, store: Store, game_name: str, seats: Sequence[Seat | str], *,
+            options: dict[str, Any] | None = None, seed: int | None = None, first_player: int = 0,
+            app_draws_all: bool = False, scanner: Scanner | None = None,
+            engine: type[Game[Any]] | None = None) -> Session:
+        """Start a game. ``seats`` go clockwise around the table; ``first_player`` (an index into
+        them) becomes seat 0, keeping the clockwise order, because engines start with seat 0."""
+        cls_ = engine or _engine(game_name)
+        seat_list = [s if isinstance(s, Seat) else Seat(s) for s in seats]
+        if not 0 <= first_player < max(1, len(seat_list)):
+            raise SessionError(f"the first player must be one of the {len(seat_list)} players")
+        seat_list = seat_list[first_player:] + seat_list[:first_player]
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        game = cls_([s.name for s in seat_list], seed=seed, options=options or {})  # OptionError if bad
+        game_id = store.create_game(game_name, seat_list, options=dict(game.options), seed=seed)
+        session = cls(store, store.load(game_id), game, app_draws_all=app_draws_all, scanner=scanner)
+        session._settle()
+        return session
+
+    @classmethod
+    def resume(cls, store: Store, game_id: int, *, app_draws_all: bool = False,
+               scanner: Scanner | None = None, engine: type[Game[Any]] | None = None) -> Session:
+        """Rebuild a stored game by replaying its confirmed actions, exactly where it stopped."""
+        stored = store.load(game_id)
+        if stored.status != "playing":
+            raise SessionError(f"game {game_id} is {stored.status}, it cannot be resumed")
+        cls_ = engine or _engine(stored.game)
+        game = _replay(stored, cls_)
+        session = cls(store, stored, game, app_draws_all=app_draws_all, scanner=scanner)
+        session._settle()
+        return session
+
+    # ------------------------------------------------------------------ state for the screen
+    @property
+    def title(self) -> str:
+        return self.guide.title
+
+    @property
+    def over(self) -> bool:
+        return bool(self.game.is_game_over())
+
+    def to_move(self) -> int | None:
+        return None if self.over else self.game.current_player()
+
+    def waiting_for_table(self) -> bool:
+        """A random outcome the players reveal on the table is due (scan it, enter it or let the
+        app draw)."""
+        return self.game.is_chance_node() and not self._app_draws_now()
+
+    def prompt(self) -> str:
+        return guides.next_thing(self.game, self.guide, waiting_for_table=self.waiting_for_table())
+
+    def reference(self) -> list[tuple[str, str]]:
+        return guides.reference_for(self.game, self.guide)
+
+    def setup_steps(self) -> list[str]:
+        return self.guide.setup(list(self.game.players), dict(self.game.options))
+
+    def scoreboard(self) -> list[dict[str, Any]]:
+        out = []
+        turn = self.to_move()
+        for p, seat in enumerate(self.seats):
+            b = self.game.breakdown(p)
+            out.append({"player": p, "name": seat.name, "colour": seat.colour, "total": b.total,
+                        "lines": [ln.to_json() for ln in b.lines], "to_move": p == turn})
+        return out
+
+    def standings(self) -> list[dict[str, Any]]:
+        out = []
+        for s in self.game.standings():
+            b = self.game.breakdown(s.player)
+            out.append({**s.to_json(), "colour": self.seats[s.player].colour,
+                        "breakdown": [ln.to_json() for ln in b.lines]})
+        return out
+
+    def hand_entry(self) -> list[tuple[str, Action]]:
+        """Every action that can be entered by hand now, described for a button."""
+        if self.over:
+            return []
+        return [(self.game.describe(a), a) for a in self.game.legal_actions()]
+
+    def describe(self, action: Action) -> str:
+        return str(self.game.describe(action))
+
+    # ------------------------------------------------------------------ changing the game
+    def apply(self, action: Action, *, jpeg: bytes | None = None) -> Outcome:
+        """Check, record, then show. Raises the engine's :class:`IllegalAction` (state untouched)."""
+        with self._lock:
+            self._push_and_store(action, jpeg=jpeg)
+            recorded = [action]
+            announcements = [self.describe(action)]
+            for a in self._settle():
+                recorded.append(a)
+                announcements.append(self.describe(a))
+        self.log.extend(announcements)
+        return Outcome(True, announcements[0], recorded, announcements)
+
+    def play(self, action: Action, *, jpeg: bytes | None = None) -> Outcome:
+        """:meth:`apply` for the touch screen: a refused action becomes a failed Outcome."""
+        try:
+            return self.apply(action, jpeg=jpeg)
+        except IllegalAction as exc:
+            return Outcome(False, str(exc), rule=exc.rule)
+        except RulesError as exc:
+            return Outcome(False, str(exc))
+
+    def _push_and_store(self, action: Action, *, jpeg: bytes | None = None) -> None:
+        self.game.push(action)  # raises with the state untouched
+        try:
+            self.store.append_action(self.id, action, jpeg=jpeg, summary=self._summary())
+        except (StoreError, OSError) as exc:
+            # The disk refused: rebuild from what the disk holds so the screen never shows an
+            # action that a power cut would lose.
+            self.game = _replay(self.store.load(self.id), type(self.game))
+            raise SessionError(f"the action was not saved, so it was not played: {exc}") from None
+        for _, value in action.params:
+            self._explained.update(_strings(value))
+
+    def _summary(self) -> dict[str, Any]:
+        return {"scores": [self.game.breakdown(p).total for p in range(len(self.seats))],
+                "to_move": None if self.game.is_game_over() else self.game.current_player(),
+                "actions": len(self.game.actions)}
+
+    def _app_draws_now(self) -> bool:
+        if self.app_draws_all:
+            return True
+        if not self.guide.observed_chance:
+            return True
+        outcomes = self.game.legal_actions()
+        return not any(a.kind in self.guide.observed_chance for a in outcomes)
+
+    def _settle(self) -> list[Action]:
+        """Draw the random outcomes the app owns until a player must act (or the table must)."""
+        drawn: list[Action] = []
+        while self.game.is_chance_node() and self._app_draws_now():
+            outcome = self.game.sample_chance()
+            self._push_and_store(outcome)
+            drawn.append(outcome)
+        return drawn
+
+    def draw_for_table(self) -> Outcome:
+        """The players let the app draw a table-revealed outcome (no scan, no hand entry)."""
+        if not self.game.is_chance_node():
+            return Outcome(False, "there is nothing random to draw now")
+        with self._lock:
+            outcome = self.game.sample_chance()
+            self._push_and_store(outcome)
+            recorded = [outcome, *self._settle()]
+        announcements = [self.describe(a) for a in recorded]
+        self.log.extend(announcements)
+        return Outcome(True, announcements[0], recorded, announcements)
+
+    def undo(self) -> Outcome:
+        """Take back the last player action; refused across random reveals (the engine's reason)."""
+        with self._lock:
+            if not self.game.can_undo():
+                try:
+                    self.game.pop()  # only to get the engine's exact reason; it refuses
+                except UndoRefused as exc:
+                    return Outcome(False, str(exc), rule="undo")
+                raise AssertionError("can_undo() and pop() disagree")  # pragma: no cover
+            last = self.game.actions[-1]
+            self.store.append_undo(self.id)
+            self.game.pop()
+        text = f"Undone: {self.describe(last)}"
+        self.log.append(text)
+        return Outcome(True, text)
+
+    def can_undo(self) -> bool:
+        return bool(self.game.can_undo())
+
+    def finish(self) -> dict[str, Any]:
+        """The players confirmed the final standings: close the game in the store."""
+        if not self.over:
+            raise SessionError("the game is not over yet")
+        result = {"standings": self.standings(), "lowest_wins": bool(self.game.lowest_wins),
+                  "title": self.title}
+        self.store.finish(self.id, result, self.game.record().to_json())
+        return result
+
+    def abandon(self) -> None:
+        self.store.abandon(self.id)
+
+    # ------------------------------------------------------------------ the end-of-turn picture
+    def capture(self, source: Any, **still: Any) -> Capture:
+        """Wait for a still table, read the picture. Safe on a worker thread: it does not touch
+        the game, only the camera and the recogniser."""
+        try:
+            frame = wait_still(source, **still)
+        except ScanError as exc:
+            return Capture(None, error=exc)
+        image = frame.image
+        try:
+            jpeg = encode_jpeg(image)
+        except ScanError as exc:
+            return Capture(image, error=exc)
+        try:
+            observation = self.scanner(image, self.game.name)
+        except ScanError as exc:
+            return Capture(image, error=exc, jpeg=jpeg)
+        return Capture(image, observation, jpeg=jpeg)
+
+    def accept(self, capture: Capture) -> Outcome:
+        """Turn a captured picture into recorded actions, or say exactly what is wrong."""
+        if capture.error is not None:
+            return Outcome(False, str(capture.error), spots=[capture.error.spot] if capture.error.spot else [])
+        if self.over:
+            return Outcome(False, "the game is over: no more plays are read")
+        obs = capture.observation
+        reading: Reading = reconcile(self.game, self.accepted_items, obs, self._explained)
+        if reading.problems:
+            return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
+                           spots=reading.spots, rule="table")
+        unsure_ids = {str(getattr(i, "id", "")) for i in getattr(obs, "unsure", [])}
+        unsure_added = [s for s in reading.diff.added if s.id in unsure_ids]
+        legal = set(self.game.legal_actions())
+        fitting = [a for a in reading.candidates if a in legal]
+        if unsure_added and fitting:
+            s = unsure_added[0]
+            return Outcome(False, f"Not sure the card at {s.center[0]:.0f}, {s.center[1]:.0f} mm is {s.id}: "
+                           "confirm the play or enter it by hand.", spots=[s.center], choices=fitting)
+        if not reading.candidates:
+            if reading.diff.added:
+                s = reading.diff.added[0]
+                return Outcome(False, f"{s.id} appeared but no legal play puts it there now; "
+                               "check the card or enter the action by hand.", spots=[s.center])
+            self._accept_picture(capture)
+            return Outcome(False, "Nothing new on the table: play, or enter the action by hand.")
+        if not fitting:
+            # Let the engine say exactly why the most likely reading is illegal.
+            first = reading.candidates[0]
+            spot = [s.center for s in reading.diff.added[:1]]
+            try:
+                probe = self._copy_game()
+                probe.push(first)
+            except IllegalAction as exc:
+                return Outcome(False, f"{self.describe(first)} is not allowed: {exc}", rule=exc.rule, spots=spot)
+            except RulesError as exc:
+                return Outcome(False, f"{self.describe(first)} is not allowed: {exc}", spots=spot)
+            return Outcome(False, f"{self.describe(first)} is not possible now.", spots=spot)
+        best = [a for a in fitting if _hits(a, reading) == _hits(fitting[0], reading)]
+        if len(best) > 1:
+            return Outcome(False, "The picture fits several plays: choose the one that was made.",
+                           choices=best, spots=[s.center for s in reading.diff.added])
+        outcome = self.apply(best[0], jpeg=capture.jpeg)
+        self._accept_picture(capture)
+        return self._close_turn(outcome, best[0].player)
+
+    def _close_turn(self, outcome: Outcome, player: int | None) -> Outcome:
+        if self.over or player is None or self.game.current_player() != player:
+            return outcome
+        ends = [a for a in self.game.legal_actions() if a.kind in END_KINDS and a.player == player]
+        if len(ends) == 1:
+            more = self.apply(ends[0])
+            outcome.recorded += more.recorded
+            outcome.announcements += more.announcements
+        return outcome
+
+    def _accept_picture(self, capture: Capture) -> None:
+        self.accepted_items = list(capture.observation.items)
+        self.accepted_observation = capture.observation
+        self.accepted_jpeg = capture.jpeg
+        self._explained.clear()
+
+    def _copy_game(self) -> Game[Any]:
+        copy = type(self.game)(list(self.game.players), seed=self.game.seed, options=dict(self.game.options))
+        for a in self.game.actions:
+            copy.push(a)
+        return copy
+
+    def end_turn(self, source: Any, **still: Any) -> Outcome:
+        """Synchronous end of turn (tests, the bench); the UI splits capture/accept over threads."""
+        return self.accept(self.capture(source, **still))
+
+    def handle_control(self, event: Any, source: Any = None) -> Outcome:
+        """A button (hardware ControlEvent or keyboard) mapped to the session."""
+        action = getattr(event, "action", event)
+        if action == "undo":
+            return self.undo()
+        if action in ("end_turn", "scan"):
+            if source is None:
+                return Outcome(False, "there is no camera: enter the action by hand")
+            if action == "scan":
+                cap = self.capture(source)
+                if cap.error is not None:
+                    return Outcome(False, str(cap.error))
+                n = len(getattr(cap.observation, "items", []))
+                return Outcome(True, f"The camera sees {n} cards and tiles.")
+            return self.end_turn(source)
+        raise SessionError(f"unknown control {action!r} (known: end_turn, undo, scan)")
+
+
+def _engine(game_name: str) -> type[Game[Any]]:
+    if game_name not in GAMES:
+        raise SessionError(f"unknown game {game_name!r} (known: {', '.join(GAMES)})")
+    try:
+        return game_class(game_name)
+    except KeyError as exc:
+        raise SessionError(str(exc.args[0])) from None
+
+
+def _replay(stored: StoredGame, cls_: type[Game[Any]]) -> Game[Any]:
+    game = cls_(stored.players, seed=stored.seed, options=stored.options)
+    for i, action in enumerate(stored.actions):
+        try:
+            game.push(action)
+        except RulesError as exc:
+            raise SessionError(f"stored game {stored.id} cannot be replayed at action {i}: {exc}") from None
+    return game
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _hits(action: Action, reading: Reading) -> int:
+    from companion.reconcile import mentions
+
+    return sum(1 for s in reading.diff.added if mentions(action, s.id))

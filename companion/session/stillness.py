@@ -1,0 +1,71 @@
+"""Waiting for a still table before scanning: no hands moving over it.
+
+Frame differencing on a small grey copy of each frame: the table is still when ``needed``
+consecutive new frames each differ from the one before by less than ``threshold`` (mean absolute
+grey-level difference, 0-255). Small copies keep this cheap on a Pi and blind to sensor noise.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .errors import NoCamera, TableNotStill
+
+#: Width of the grey copy compared between frames.
+PROBE_WIDTH = 160
+
+
+def probe(image: np.ndarray) -> np.ndarray:
+    """A small grey float copy of a BGR frame."""
+    grey = image.mean(axis=2) if image.ndim == 3 else image.astype(np.float32)
+    step = max(1, grey.shape[1] // PROBE_WIDTH)
+    return np.asarray(grey[::step, ::step], dtype=np.float32)
+
+
+def motion(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean absolute difference between two probes (0 when identical)."""
+    if a.shape != b.shape:
+        return 255.0
+    return float(np.abs(a - b).mean())
+
+
+def wait_still(source: Any, *, needed: int = 2, threshold: float = 4.0, max_frames: int = 40,
+               poll: float = 0.02, max_polls: int = 500,
+               sleep: Callable[[float], None] = time.sleep) -> Any:
+    """The newest frame once the table has been still for ``needed`` frame pairs.
+
+    ``source`` is a hardware FrameSource (``latest() -> Frame | None``). Gives up with
+    :class:`TableNotStill` after ``max_frames`` new frames without stillness, and with
+    :class:`NoCamera` after ``max_polls`` polls without any new frame: bounded by counts, not by
+    the wall clock, so tests can drive it with scripted frames.
+    """
+    last_index = None
+    last_probe = None
+    still = 0
+    seen = 0
+    polls = 0
+    while True:
+        frame = source.latest()
+        if frame is None or frame.index == last_index:
+            polls += 1
+            if polls > max_polls:
+                raise NoCamera("no picture is coming from the camera: check its cable, then scan again")
+            sleep(poll)
+            continue
+        polls = 0
+        seen += 1
+        current = probe(frame.image)
+        if last_probe is not None and motion(last_probe, current) < threshold:
+            still += 1
+            if still >= needed:
+                return frame
+        else:
+            still = 0
+        if seen >= max_frames:
+            raise TableNotStill("the table did not keep still: take your hands away and press end turn again")
+        last_index = frame.index
+        last_probe = current
