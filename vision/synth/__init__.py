@@ -1,0 +1,26 @@
+"""Synthetic table scenes with known truth: for tests, ``bench/vision.py`` and the app's demo.
+
+``render_scene(scene, seed=...)`` draws a :class:`Scene` as an overhead camera would see it and
+returns ``(BGR image, SceneTruth)``; ``random_scene(game, pack, rng, difficulty)`` lays out a
+realistic game position; ``photo_like_pack(game, seed)`` makes an appearance-only pack.
+"""
+
+from .render import SceneError, render_scene
+from .scene import (
+    BACKGROUNDS,
+    CAR_COLORS,
+    DISTRACTOR_KINDS,
+    Camera,
+    Distractor,
+    Piece,
+    Placement,
+    Scene,
+    SceneTruth,
+    TruthItem,
+    TruthObject,
+)
+
+__all__ = [
+    "BACKGROUNDS", "CAR_COLORS", "DISTRACTOR_KINDS", "Camera", "Distractor", "Piece", "Placement", "Scene",
+    "SceneError", "SceneTruth", "TruthItem", "TruthObject", "render_scene",
+]
