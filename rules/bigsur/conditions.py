@@ -49,7 +49,7 @@ class Condition:
         """The condition as a player would read it on the card."""
         t, n = self.terrain, self.at_least
         body = {
-            "adjacent_terrain": f"next to a {t} card",
+            "adjacent_terrain": f"next to {'an' if t and t[0] in 'aeiou' else 'a'} {t} card",
             "terrain_miles": f"tableau has {n}+ {t} miles",
             "in_stretch": f"part of a {n}+ mile {t} stretch",
             "cards_of_miles": f"tableau has {n}+ {self.miles}-mile cards",
