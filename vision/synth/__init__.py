@@ -5,6 +5,8 @@ returns ``(BGR image, SceneTruth)``; ``random_scene(game, pack, rng, difficulty)
 realistic game position; ``photo_like_pack(game, seed)`` makes an appearance-only pack.
 """
 
+from .layouts import SEAT_ROTATION, SEATS, random_camera, random_scene
+from .photo import photo_like_pack
 from .render import SceneError, render_scene
 from .scene import (
     BACKGROUNDS,
@@ -21,6 +23,22 @@ from .scene import (
 )
 
 __all__ = [
-    "BACKGROUNDS", "CAR_COLORS", "DISTRACTOR_KINDS", "Camera", "Distractor", "Piece", "Placement", "Scene",
-    "SceneError", "SceneTruth", "TruthItem", "TruthObject", "render_scene",
+    "BACKGROUNDS",
+    "CAR_COLORS",
+    "DISTRACTOR_KINDS",
+    "SEATS",
+    "SEAT_ROTATION",
+    "Camera",
+    "Distractor",
+    "Piece",
+    "Placement",
+    "Scene",
+    "SceneError",
+    "SceneTruth",
+    "TruthItem",
+    "TruthObject",
+    "photo_like_pack",
+    "random_camera",
+    "random_scene",
+    "render_scene",
 ]

@@ -93,6 +93,9 @@ class Scene:
     hidden_markers: tuple[int, ...] = ()  # markers left off the table (to test their absence)
     #: The margin (mm) of table the camera sees beyond the markers' outer edges.
     margin_mm: float = 60.0
+    #: What a scene generator laid out, in the game's own terms (rows per seat, grid cells, ...):
+    #: copied to the truth so layout code can be checked against it.
+    layout: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,7 @@ class SceneTruth:
     distortion: float = 0.0
     table_mm: tuple[float, float] = (1000.0, 700.0)
     marker_mm: float = 40.0
+    layout: dict[str, Any] = field(default_factory=dict)
 
     def project(self, points_mm: Any) -> np.ndarray:
         """Table mm (N x 2) -> image px (N x 2), lens distortion included."""
@@ -151,4 +155,5 @@ class SceneTruth:
                 "distractors": [d.to_json() for d in self.distractors],
                 "pieces": [p.to_json() for p in self.pieces],
                 "homography": self.homography.tolist(), "image_size": list(self.image_size),
-                "distortion": self.distortion, "table_mm": list(self.table_mm), "marker_mm": self.marker_mm}
+                "distortion": self.distortion, "table_mm": list(self.table_mm), "marker_mm": self.marker_mm,
+                "layout": self.layout}
