@@ -174,8 +174,9 @@ def _gray(frame: np.ndarray) -> np.ndarray:
     return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
 
 
-def calibrate(frame: Any, table: TableSpec = TableSpec()) -> Calibration:
+def calibrate(frame: Any, table: TableSpec | None = None) -> Calibration:
     """Find the four markers in a whole frame and fit the play area, or say which are missing."""
+    table = table or TableSpec()
     frame = check_frame(frame)
     gray = _gray(frame)
     markers = detect_markers(gray)

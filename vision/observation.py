@@ -80,9 +80,11 @@ class Unknown:
     center_mm: Point
     size_mm: Point
     reason: str = ""
+    rotation: float = 0.0  # degrees clockwise of the size's first side from table x
 
     def to_json(self) -> dict[str, Any]:
-        return {"center_mm": _pt(self.center_mm), "size_mm": _pt(self.size_mm), "reason": self.reason}
+        return {"center_mm": _pt(self.center_mm), "size_mm": _pt(self.size_mm), "reason": self.reason,
+                "rotation": round(float(self.rotation), 1)}
 
 
 @dataclass

@@ -1,0 +1,145 @@
+"""Detection on rendered tables with known truth, including cards laid edge to edge."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import ARUCO_DICTIONARY, calibrate, marker_table_corners
+from vision.detect import find
+from vision.observation import TableSpec
+
+TEX = 2  # px per mm of the flat table picture the camera view is warped from
+
+
+def random_face(rng: np.random.Generator, size_mm=(63, 88), px_per_mm=6) -> np.ndarray:
+    """A distinct made-up card face: a coloured field, blobs and stripes, a pale border."""
+    w, h = round(size_mm[0] * px_per_mm), round(size_mm[1] * px_per_mm)
+    face = np.empty((h, w, 3), np.uint8)
+    face[:] = rng.integers(40, 220, 3)
+    for _ in range(7):
+        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        cv2.circle(face, c, int(rng.integers(w // 10, w // 3)), rng.integers(0, 255, 3).tolist(), -1)
+    for _ in range(5):
+        y = int(rng.integers(0, h))
+        cv2.rectangle(face, (int(rng.integers(0, w // 2)), y), (int(rng.integers(w // 2, w)), y + h // 30),
+                      rng.integers(0, 255, 3).tolist(), -1)
+    cv2.rectangle(face, (0, 0), (w - 1, h - 1), (235, 235, 235), max(2, w // 40))
+    return face
+
+
+def table_picture(table: TableSpec, rng: np.random.Generator, cloth=(60, 110, 40)) -> np.ndarray:
+    m = table.marker_mm
+    w, h = round((table.width_mm + 2 * m) * TEX), round((table.height_mm + 2 * m) * TEX)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = cloth
+    noise = rng.normal(0, 6, (h // 4, w // 4, 1))
+    img = np.clip(img + cv2.resize(noise, (w, h))[:, :, None], 0, 255).astype(np.uint8)
+    d = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    for i in range(4):
+        side = round(m * TEX)
+        x0, y0 = ((marker_table_corners(i, table)[0] + m) * TEX).round().astype(int)
+        q = side // 4
+        img[y0 - q:y0 + side + q, x0 - q:x0 + side + q] = 255
+        img[y0:y0 + side, x0:x0 + side] = cv2.aruco.generateImageMarker(d, i, side, borderBits=1)[:, :, None]
+    return img
+
+
+def paste(img: np.ndarray, face: np.ndarray, center_mm, rotation_cw: float, size_mm, table: TableSpec) -> None:
+    """Lay a face on the flat table picture: centre in table mm, turned clockwise."""
+    m = table.marker_mm
+    fh, fw = face.shape[:2]
+    w, h = size_mm[0] * TEX, size_mm[1] * TEX
+    a = np.radians(rotation_cw)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c = (np.array(center_mm) + m) * TEX
+    dst = np.float32([c - right * w / 2 - down * h / 2, c + right * w / 2 - down * h / 2,
+                      c - right * w / 2 + down * h / 2])
+    src = np.float32([[0, 0], [fw, 0], [0, fh]])
+    aff = cv2.getAffineTransform(src, dst)
+    warped = cv2.warpAffine(face, aff, (img.shape[1], img.shape[0]), flags=cv2.INTER_AREA)
+    cover = cv2.warpAffine(np.full((fh, fw), 255, np.uint8), aff, (img.shape[1], img.shape[0]))
+    img[cover > 128] = warped[cover > 128]
+
+
+def view(table: TableSpec, picture: np.ndarray, size=(2304, 1296), skew=True) -> tuple[np.ndarray, np.ndarray]:
+    """The camera's picture of the table and the true table-mm -> image-px homography."""
+    W, H = table.width_mm, table.height_mm
+    src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    dst = np.float32([[420, 150], [1880, 175], [1930, 1150], [380, 1120]] if skew else
+                     [[400, 150], [1900, 150], [1900, 1200], [400, 1200]])
+    mm_to_px = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    m = table.marker_mm
+    tex_to_mm = np.array([[1 / TEX, 0, -m], [0, 1 / TEX, -m], [0, 0, 1]])
+    frame = cv2.warpPerspective(picture, mm_to_px @ tex_to_mm, size, flags=cv2.INTER_LINEAR,
+                                borderValue=(70, 70, 70))
+    return frame, mm_to_px
+
+
+def row(start_mm, n, size_mm, rotation, gap=0.0):
+    """Centres of n cards laid edge to edge, starting at start_mm, along the card's "right"."""
+    a = np.radians(rotation)
+    right = np.array([np.cos(a), np.sin(a)])
+    return [tuple(np.array(start_mm) + right * k * (size_mm[0] + gap)) for k in range(n)]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("rotation", [0, 90, 7])
+def test_edge_to_edge_row_is_split_into_its_cards(n, rotation):
+    rng = np.random.default_rng(n * 100 + rotation)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    centres = row((250, 300) if rotation != 90 else (600, 150), n, (63, 88), rotation, gap=rng.uniform(0, 1.5))
+    for c in centres:
+        paste(pic, random_face(rng), c, rotation, (63, 88), table)
+    frame, _ = view(table, pic)
+    cal = calibrate(frame, table)
+    det = find(frame, cal, [(63.0, 88.0), (50.0, 50.0)])
+    assert len(det.candidates) == n, det
+    assert not det.blobs
+    found = sorted(det.candidates, key=lambda c: (c.center_mm[0], c.center_mm[1]))
+    for got, want in zip(found, sorted(centres), strict=True):
+        assert np.hypot(got.center_mm[0] - want[0], got.center_mm[1] - want[1]) < 6
+        assert got.size_key == (63.0, 88.0)
+        assert abs((got.angle_deg - rotation + 90) % 180 - 90) < 3
+
+
+def test_a_grid_with_a_hole_is_split_into_square_tiles():
+    rng = np.random.default_rng(5)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    cells = [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2)]
+    for i, j in cells:
+        paste(pic, random_face(rng, (70, 70)), (400 + 70 * i, 200 + 70 * j), 0, (70, 70), table)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(70.0, 70.0)])
+    got = sorted((round((c.center_mm[0] - 400) / 70), round((c.center_mm[1] - 200) / 70)) for c in det.candidates)
+    assert got == sorted(cells)
+
+
+def test_odd_things_are_blobs_and_small_things_are_pieces():
+    rng = np.random.default_rng(9)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    m = table.marker_mm
+    cv2.circle(pic, (round((500 + m) * TEX), round((350 + m) * TEX)), 50 * TEX, (30, 30, 160), -1)  # a coaster
+    cv2.rectangle(pic, (round((200 + m) * TEX), round((500 + m) * TEX)), (round((215 + m) * TEX), round((525 + m) * TEX)),
+                  (200, 60, 20), -1)  # a blue car
+    paste(pic, random_face(rng), (800, 200), 0, (63, 88), table)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert len(det.candidates) == 1
+    assert len(det.blobs) == 1 and np.hypot(det.blobs[0].center_mm[0] - 500, det.blobs[0].center_mm[1] - 350) < 5
+    assert len(det.pieces) == 1
+    car = det.pieces[0]
+    assert np.hypot(car.center_mm[0] - 207.5, car.center_mm[1] - 512.5) < 4
+    assert car.colour_bgr[0] > 150 and car.colour_bgr[2] < 80
+
+
+def test_empty_table_has_nothing():
+    rng = np.random.default_rng(3)
+    table = TableSpec()
+    frame, _ = view(table, table_picture(table, rng))
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert det.candidates == [] and det.blobs == [] and det.pieces == []

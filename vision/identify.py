@@ -1,0 +1,419 @@
+"""Which card is this? Appearance-only identification against a deck pack, with rejection.
+
+Nothing is printed on the cards for us, so a card is recognised by how its face looks:
+
+1. a coarse descriptor (a mean/contrast-normalised Lab thumbnail plus a signed gradient-orientation
+   histogram per cell) shortlists a few (card, rotation) candidates with one matrix product;
+2. each shortlisted face is then compared to the card's crop by normalised cross-correlation
+   (cv2.matchTemplate over a few pixels of slack, so a card found a few mm off still lines up).
+
+The best correlation must clear a threshold (otherwise the thing is *unknown*: a phone, a coaster,
+a card from another game) and beat the best *different* answer by a margin (otherwise it is
+*unsure*). A face that looks the same turned by 180 or 90 degrees (a straight road) is recorded as
+symmetric, so its equivalent rotations do not compete with each other.
+
+Learning a pack renders every face in every rotation it can lie in (four for square tiles, two
+for rectangular cards: they lie either way up and look different each way) plus a few jittered
+copies for the shortlist; it takes well under a second per 100 faces and is cached under
+$COMPANION_CACHE/vision-index keyed by the hash of the pack's contents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+
+INDEX_VERSION = 3
+FINE_LONG = 64  # px along a card's long side in the fine template
+SLACK = 4  # px of search slack each side in the fine comparison (about 5 mm on a Big Sur card)
+SHORTLIST = 8
+# Thresholds on the fine correlation, set from rendered scenes (bench/vision.py): pack cards in
+# scenes with noise, blur, glare and uneven light score above ~0.75; other objects below ~0.5.
+ACCEPT = 0.62
+REJECT = 0.45
+MARGIN = 0.08
+SYMMETRIC = 0.93  # a face whose turned copy correlates this well with itself is symmetric
+
+
+class IndexError_(VisionError):
+    """A learned index that cannot be built or read (a pack without faces, a corrupt cache)."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One face the recogniser learns: a pack card (id), its physical size and one face picture."""
+
+    id: str
+    size_mm: tuple[float, float]
+    face: np.ndarray = field(repr=False)
+    kind: str = ""
+
+
+def size_key(size_mm: Sequence[float]) -> tuple[float, float]:
+    """Cards of one physical size share templates: the key is (short side, long side) in mm."""
+    a, b = float(size_mm[0]), float(size_mm[1])
+    return (round(min(a, b), 1), round(max(a, b), 1))
+
+
+def fine_shape(key: tuple[float, float]) -> tuple[int, int]:
+    """(height, width) of the upright fine template for a size class: long side vertical."""
+    short, long_ = key
+    return FINE_LONG, max(8, round(FINE_LONG * short / long_))
+
+
+def is_square(key: tuple[float, float]) -> bool:
+    return abs(key[0] - key[1]) <= 0.08 * key[1]
+
+
+def rotations_for(key: tuple[float, float]) -> tuple[int, ...]:
+    return (0, 90, 180, 270) if is_square(key) else (0, 180)
+
+
+def _turn(img: np.ndarray, degrees_cw: int) -> np.ndarray:
+    return np.ascontiguousarray(np.rot90(img, k=-(degrees_cw // 90)))
+
+
+def _upright(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
+    """The face with its long side vertical (a landscape card is stored turned a quarter)."""
+    w, h = float(size_mm[0]), float(size_mm[1])
+    if w > h * 1.08:
+        return _turn(face, 270)
+    return face
+
+
+def _prep(img: np.ndarray) -> np.ndarray:
+    """Float Lab with a light blur: the common space for templates and crops."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return cv2.GaussianBlur(lab, (0, 0), 0.8)
+
+
+def coarse_descriptor(fine: np.ndarray) -> np.ndarray:
+    """A unit vector describing an upright fine crop (Lab float): colour layout + gradients."""
+    h, w = fine.shape[:2]
+    thumb = cv2.resize(fine, (max(4, w // 6), max(4, h // 6)), interpolation=cv2.INTER_AREA)
+    t = thumb.reshape(-1, 3)
+    t = (t - t.mean(axis=0)) / (t.std() + 1e-3)
+    gray = fine[:, :, 0]
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) + np.pi) * (8 / (2 * np.pi))
+    bins = np.minimum(ang.astype(np.int32), 7)
+    cy, cx = 4, 3
+    hist = np.zeros((cy, cx, 8), np.float32)
+    ys = np.minimum(np.arange(h) * cy // h, cy - 1)
+    xs = np.minimum(np.arange(w) * cx // w, cx - 1)
+    np.add.at(hist, (ys[:, None].repeat(w, 1), xs[None, :].repeat(h, 0), bins), mag)
+    hist = np.sqrt(hist.ravel())
+    hist /= np.linalg.norm(hist) + 1e-6
+    colour = t.ravel() / (np.linalg.norm(t) + 1e-6)
+    d = np.concatenate([colour, hist])
+    return (d / (np.linalg.norm(d) + 1e-6)).astype(np.float32)
+
+
+def _fine_from_face(face: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    return _prep(cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA))
+
+
+def _jitter(big: np.ndarray, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A fine crop of a face (given at twice the fine size) as a camera might deliver it: a little
+    off, turned a degree or two, lit unevenly, noisy."""
+    h, w = shape
+    ang = rng.uniform(-3, 3)
+    scale = rng.uniform(0.96, 1.04) * 0.5
+    m = cv2.getRotationMatrix2D((w, h), ang, scale)
+    m[:, 2] += np.array([w / 2 - w, h / 2 - h]) + rng.uniform(-0.05, 0.05, 2) * (w, h)
+    small = cv2.warpAffine(big, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    gain = rng.uniform(0.7, 1.2) + np.linspace(-0.15, 0.15, h, dtype=np.float32)[:, None, None] * rng.uniform(-1, 1)
+    small = np.clip(small * gain + rng.normal(0, 4, small.shape).astype(np.float32), 0, 255)
+    return _prep(small.astype(np.uint8))
+
+
+@dataclass
+class SizeClass:
+    """Every template of one physical card size."""
+
+    key: tuple[float, float]
+    entry_id: list[str]  # one entry per (card face, rotation)
+    entry_rot: np.ndarray  # degrees clockwise
+    entry_sym: np.ndarray  # symmetry order of the face (1, 2 or 4)
+    fine: np.ndarray  # (entries, h, w, 3) float32 Lab templates
+    desc: np.ndarray  # (rows, D) coarse descriptors, several rows per entry
+    desc_entry: np.ndarray  # (rows,) which entry each descriptor row belongs to
+
+
+@dataclass(frozen=True)
+class Match:
+    """The verdict on one card-sized region."""
+
+    status: str  # "sure", "unsure" or "unknown"
+    id: str | None
+    rotation: float  # degrees clockwise in table coordinates
+    score: float
+    margin: float
+    center_mm: tuple[float, float]
+    symmetry: int = 1
+    runner_up: str | None = None
+
+
+class CardIndex:
+    """What the recogniser learned from a pack: templates per card size, kinds and thresholds."""
+
+    def __init__(self, classes: dict[tuple[float, float], SizeClass], kinds: dict[str, str],
+                 sizes: dict[str, tuple[float, float]], digest: str = "") -> None:
+        self.classes = classes
+        self.kinds = kinds
+        self.sizes = sizes
+        self.digest = digest
+
+    # -- learning ---------------------------------------------------------------------------
+
+    @classmethod
+    def learn(cls, references: Iterable[Reference], *, seed: int = 0, jitters: int = 6) -> CardIndex:
+        refs = list(references)
+        if not refs:
+            raise IndexError_("the pack has no card faces to learn from")
+        rng = np.random.default_rng(seed)
+        by_key: dict[tuple[float, float], list[Reference]] = {}
+        kinds: dict[str, str] = {}
+        sizes: dict[str, tuple[float, float]] = {}
+        for r in refs:
+            if not isinstance(r.face, np.ndarray) or r.face.ndim != 3 or r.face.shape[2] != 3 or min(r.face.shape[:2]) < 8:
+                raise IndexError_(f"card {r.id!r}: its face is not a colour picture")
+            by_key.setdefault(size_key(r.size_mm), []).append(r)
+            kinds[r.id] = r.kind
+            sizes[r.id] = (float(r.size_mm[0]), float(r.size_mm[1]))
+        classes = {}
+        for key, group in by_key.items():
+            shape = fine_shape(key)
+            rots = rotations_for(key)
+            ids: list[str] = []
+            erot, esym, fines, descs, dentry = [], [], [], [], []
+            for r in group:
+                face = _upright(r.face, r.size_mm)
+                # every template and jittered copy is far smaller than a printable face: shrink
+                # once to a few times the template size so learning 100 cards takes a second
+                fh, fw = face.shape[:2]
+                k = min(1.0, 4 * FINE_LONG / max(fh, fw))
+                if k < 1.0:
+                    face = cv2.resize(face, (max(8, round(fw * k)), max(8, round(fh * k))), interpolation=cv2.INTER_AREA)
+                turned = {rot: _turn(face, rot) for rot in rots}
+                # a square face turned a quarter is still square; a rectangular one only turns by 180
+                tf = {rot: _fine_from_face(img, shape) for rot, img in turned.items()}
+                base = tf[0]
+                sym = 1
+                for rot in rots[1:]:
+                    if _ncc(base, tf[rot]) >= SYMMETRIC:
+                        sym = 360 // rot
+                        break
+                for rot in rots:
+                    e = len(ids)
+                    ids.append(r.id)
+                    erot.append(rot)
+                    esym.append(sym)
+                    fines.append(tf[rot])
+                    descs.append(coarse_descriptor(tf[rot]))
+                    dentry.append(e)
+                    big = cv2.resize(turned[rot], (shape[1] * 2, shape[0] * 2), interpolation=cv2.INTER_AREA)
+                    for _ in range(jitters):
+                        descs.append(coarse_descriptor(_jitter(big, shape, rng)))
+                        dentry.append(e)
+            classes[key] = SizeClass(key, ids, np.array(erot, np.int32), np.array(esym, np.int32),
+                                     np.stack(fines).astype(np.float32), np.stack(descs), np.array(dentry, np.int32))
+        return cls(classes, kinds, sizes)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, Any] = {}
+        meta: dict[str, Any] = {"version": INDEX_VERSION, "kinds": self.kinds,
+                                "sizes": {k: list(v) for k, v in self.sizes.items()}, "classes": []}
+        for n, sc in enumerate(self.classes.values()):
+            meta["classes"].append({"key": list(sc.key), "ids": sc.entry_id})
+            arrays[f"rot{n}"], arrays[f"sym{n}"] = sc.entry_rot, sc.entry_sym
+            arrays[f"fine{n}"], arrays[f"desc{n}"], arrays[f"dentry{n}"] = sc.fine, sc.desc, sc.desc_entry
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **arrays)
+        os.replace(tmp, path)  # readers never see a half-written index
+
+    @classmethod
+    def load(cls, path: Path) -> CardIndex:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(bytes(z["meta"]).decode())
+                if meta.get("version") != INDEX_VERSION:
+                    raise IndexError_(f"{path}: learned index of another version")
+                classes = {}
+                for n, c in enumerate(meta["classes"]):
+                    key = (float(c["key"][0]), float(c["key"][1]))
+                    classes[key] = SizeClass(key, list(c["ids"]), z[f"rot{n}"], z[f"sym{n}"], z[f"fine{n}"],
+                                             z[f"desc{n}"], z[f"dentry{n}"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise IndexError_(f"{path}: unreadable learned index ({exc})") from exc
+        sizes = {k: (float(v[0]), float(v[1])) for k, v in meta["sizes"].items()}
+        return cls(classes, dict(meta["kinds"]), sizes)
+
+    # -- recognition -----------------------------------------------------------------------
+
+    @property
+    def size_keys(self) -> list[tuple[float, float]]:
+        return list(self.classes)
+
+    def identify(self, frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
+                 angle_deg: float, key: tuple[float, float]) -> Match:
+        """Identify the card of size class `key` centred at center_mm whose long axis points
+        along angle_deg (degrees clockwise from table "up"); to_image maps table mm -> image px."""
+        sc = self.classes[key]
+        crop, crop_to_mm = extract(frame, to_image, center_mm, angle_deg, key)
+        return self.match_crop(crop, sc, crop_to_mm, angle_deg, center_mm)
+
+    def match_crop(self, crop: np.ndarray, sc: SizeClass, crop_to_mm: np.ndarray | None = None,
+                   angle_deg: float = 0.0, center_mm: Sequence[float] = (0.0, 0.0)) -> Match:
+        """Match a prepared crop (fine shape plus SLACK px each side, Lab float) to a size class."""
+        h, w = fine_shape(sc.key)
+        core = crop[SLACK:SLACK + h, SLACK:SLACK + w]
+        sims = sc.desc @ coarse_descriptor(core)
+        # the best descriptor row per entry, then the best few entries
+        best_per_entry = np.full(len(sc.entry_id), -2.0, np.float32)
+        np.maximum.at(best_per_entry, sc.desc_entry, sims)
+        order = np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))]
+        scored = []
+        for e in order:
+            res = cv2.matchTemplate(crop, sc.fine[e], cv2.TM_CCOEFF_NORMED)
+            _, peak, _, loc = cv2.minMaxLoc(res)
+            scored.append((float(peak), int(e), loc))
+        scored.sort(key=lambda s: -s[0])
+        score, e, loc = scored[0]
+        cid, rot, sym = sc.entry_id[e], int(sc.entry_rot[e]), int(sc.entry_sym[e])
+        period = 360 // sym
+        rival = next(((s, sc.entry_id[o]) for s, o, _ in scored[1:]
+                      if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), (-1.0, None))
+        margin = score - rival[0]
+        centre = tuple(float(v) for v in center_mm)
+        if crop_to_mm is not None:
+            # the template fitted best shifted by (loc - SLACK) crop px: move the centre with it
+            dx, dy = loc[0] - SLACK, loc[1] - SLACK
+            c = crop_to_mm @ np.array([SLACK + w / 2 + dx, SLACK + h / 2 + dy, 1.0])
+            centre = (float(c[0]), float(c[1]))
+        status = "sure" if score >= ACCEPT and margin >= MARGIN else "unknown" if score < REJECT else "unsure"
+        rotation = (angle_deg + rot) % 360
+        rotation = rotation % period if sym > 1 else rotation
+        return Match(status, cid if status != "unknown" else None, float(rotation), score, float(margin),
+                     centre, sym, rival[1])
+
+
+def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
+            key: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The upright crop of a card (fine size plus SLACK px each side) straight from the camera
+    frame, and the affine map crop px -> table mm. Working from the frame rather than from a
+    rectified table image keeps all the resolution the camera has."""
+    h, w = fine_shape(key)
+    mm_per_px = key[1] / h
+    a = np.deg2rad(angle_deg)
+    # crop x runs along the card's right, crop y down the card; both turned by angle (clockwise)
+    right = np.array([np.cos(a), np.sin(a)]) * mm_per_px
+    down = np.array([-np.sin(a), np.cos(a)]) * mm_per_px
+    ch, cw = h + 2 * SLACK, w + 2 * SLACK
+    origin = np.asarray(center_mm, np.float64) - right * (cw / 2) - down * (ch / 2)
+    crop_to_mm = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
+    # render at twice the size and shrink with area averaging: the camera sees a card at roughly
+    # 1.5-2 px per mm, more than the template, and plain sampling would alias fine print
+    up2 = np.diag([0.5, 0.5, 1.0])
+    m = to_image @ crop_to_mm @ up2
+    big = cv2.warpPerspective(frame, m, (cw * 2, ch * 2), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    crop = cv2.resize(big, (cw, ch), interpolation=cv2.INTER_AREA)
+    return _prep(crop), crop_to_mm[:2]
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean(axis=(0, 1))
+    b = b - b.mean(axis=(0, 1))
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+
+# -- packs and the cache -------------------------------------------------------------------------
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("COMPANION_CACHE") or Path.home() / ".cache" / "companion")
+
+
+def references_from_pack(pack: Any) -> list[Reference]:
+    """Every face of a vision.pack.Pack as a Reference (per-card size overrides honoured)."""
+    kinds = _catalog_kinds(pack.game)
+    refs = []
+    for card in pack.cards:
+        size = getattr(card, "size_mm", None) or pack.card_size_mm
+        for face_path in card.faces:
+            p = Path(face_path)
+            p = p if p.is_absolute() else Path(pack.root) / p
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if img is None:
+                raise IndexError_(f"{p}: card {card.id!r} face is not a readable picture")
+            refs.append(Reference(card.id, (float(size[0]), float(size[1])), img, kinds.get(card.id, "")))
+    return refs
+
+
+def _catalog_kinds(game: str) -> dict[str, str]:
+    try:
+        import importlib
+
+        items = importlib.import_module(f"rules.{game}").catalog_items()
+        return {str(i["id"]): str(i.get("kind", "")) for i in items}
+    except (ImportError, AttributeError):
+        return {}
+
+
+def pack_digest(pack: Any) -> str:
+    """A hash of everything the recogniser learns from: sizes, ids and the face files' bytes."""
+    h = hashlib.sha256(f"v{INDEX_VERSION}|{pack.game}|{list(pack.card_size_mm)}".encode())
+    for card in pack.cards:
+        h.update(f"|{card.id}|{getattr(card, 'size_mm', None)}".encode())
+        for face_path in card.faces:
+            p = Path(face_path)
+            p = p if p.is_absolute() else Path(pack.root) / p
+            try:
+                h.update(p.read_bytes())
+            except OSError as exc:
+                raise IndexError_(f"{p}: card {card.id!r} face cannot be read ({exc.strerror})") from exc
+    return h.hexdigest()[:24]
+
+
+_MEMORY: dict[str, CardIndex] = {}
+
+
+def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
+    """The learned index of a pack: from memory, from the on-disk cache, or learned now."""
+    digest = pack_digest(pack)
+    if digest in _MEMORY:
+        return _MEMORY[digest]
+    path = (cache_dir or cache_root()) / "vision-index" / f"{pack.game}-{digest}.npz"
+    index = None
+    if path.exists():
+        try:
+            index = CardIndex.load(path)
+        except IndexError_:
+            index = None  # a corrupt or stale cache file is simply relearned
+    if index is None:
+        index = CardIndex.learn(references_from_pack(pack))
+        # a read-only cache only costs relearning next time
+        with contextlib.suppress(OSError):
+            index.save(path)
+    index.digest = digest
+    _MEMORY[digest] = index
+    return index

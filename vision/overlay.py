@@ -1,0 +1,87 @@
+"""What the players see over the camera picture: what was recognised, what was not, the scores.
+
+Recognised cards get a green outline with their id and an arrow to their top edge; cards the
+recogniser is unsure of are outlined in amber; unknown things are boxed in a warning red with a
+question mark, so nobody mistakes them for cards that count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.observation import Item, Observation
+
+SURE = (60, 200, 40)
+UNSURE = (0, 190, 255)
+UNKNOWN = (40, 40, 230)
+INK = (255, 255, 255)
+
+
+def _label(img: np.ndarray, text: str, at: Sequence[float], colour: tuple[int, int, int], scale: float) -> None:
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    th = max(1, round(scale * 2))
+    (w, h), base = cv2.getTextSize(text, font, scale, th)
+    x, y = round(at[0] - w / 2), round(at[1] + h / 2)
+    cv2.rectangle(img, (x - 3, y - h - 3), (x + w + 3, y + base + 1), colour, -1)
+    cv2.putText(img, text, (x, y), font, scale, INK, th, cv2.LINE_AA)
+
+
+def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, int, int], scale: float) -> None:
+    pts = cal.to_image(np.array(item.corners_mm, np.float64))
+    cv2.polylines(img, [pts.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
+    # an arrow from the centre to the middle of the card's top edge shows its rotation
+    top = cal.to_image(np.array([(np.array(item.corners_mm[0]) + np.array(item.corners_mm[1])) / 2]))[0]
+    centre = cal.to_image(np.array([item.center_mm]))[0]
+    tip = centre + (top - centre) * 0.6
+    cv2.arrowedLine(img, tuple(centre.round().astype(int)), tuple(tip.round().astype(int)), colour,
+                    max(1, round(scale * 3)), cv2.LINE_AA, tipLength=0.3)
+    _label(img, item.id + ("?" if colour == UNSURE else ""), centre + np.array([0.0, 20 * scale]), colour, scale * 0.8)
+
+
+def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calibration | None = None,
+                 scores: dict[str, Any] | None = None) -> np.ndarray:
+    """A copy of the frame with the observation drawn on it (and scores by seat, if given)."""
+    cal = calibration or observation.calibration
+    img = frame.copy()
+    scale = max(0.5, min(img.shape[:2]) / 1300)
+    if cal is None:
+        _label(img, "no calibration", (img.shape[1] / 2, 40 * scale), UNKNOWN, scale)
+        return img
+    t = cal.table
+    area = cal.to_image(np.array([[0, 0], [t.width_mm, 0], [t.width_mm, t.height_mm], [0, t.height_mm]], np.float64))
+    cv2.polylines(img, [area.round().astype(np.int32)], True, (200, 200, 200), 1, cv2.LINE_AA)
+    for item in observation.items:
+        _outline(img, cal, item, SURE, scale)
+    for item in observation.unsure:
+        _outline(img, cal, item, UNSURE, scale)
+    for u in observation.unknowns:
+        w, h = u.size_mm
+        cx, cy = u.center_mm
+        a = np.radians(u.rotation)
+        ex, ey = np.array([np.cos(a), np.sin(a)]) * w / 2, np.array([-np.sin(a), np.cos(a)]) * h / 2
+        c = np.array([cx, cy])
+        box = cal.to_image(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
+        cv2.polylines(img, [box.round().astype(np.int32)], True, UNKNOWN, max(2, round(scale * 4)), cv2.LINE_AA)
+        _label(img, "?", cal.to_image(np.array([[cx, cy]]))[0], UNKNOWN, scale * 1.5)
+    for p in observation.layout.get("pieces", []):
+        c = cal.to_image(np.array([p["center_mm"]]))[0]
+        cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)
+    lines = [f"{len(observation.items)} cards"]
+    if observation.unsure:
+        lines.append(f"{len(observation.unsure)} unsure")
+    if observation.unknowns:
+        lines.append(f"{len(observation.unknowns)} unknown")
+    y = 40 * scale
+    _label(img, ", ".join(lines), (img.shape[1] / 2, y), (60, 60, 60), scale)
+    for seat, total in (scores or {}).items():
+        y += 45 * scale
+        _label(img, f"{seat}: {total}", (img.shape[1] / 2, y), (120, 60, 20), scale)
+    for w in observation.warnings:
+        y += 45 * scale
+        _label(img, w, (img.shape[1] / 2, y), UNKNOWN, scale * 0.7)
+    return img

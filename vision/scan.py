@@ -1,0 +1,138 @@
+"""`scan(frame, game)`: one camera frame in, one Observation out.
+
+Stages: check the frame, confirm (or find) the calibration, find card-sized cells and pieces on
+the rectified play area, identify each cell against the pack's learned index, and read the game's
+layout from what was recognised. Cards the recogniser is unsure of are listed in
+``Observation.unsure`` and left out of ``items`` and the layout, so nothing uncertain is scored.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision import detect, layout
+from vision.calibration import Calibration, calibrate, check_frame, recheck
+from vision.errors import VisionError
+from vision.identify import CardIndex, Match, index_for_pack
+from vision.observation import Item, Observation, TableSpec, Unknown
+
+GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
+# A fit error above this still works but places cards less exactly: tell the players.
+WARN_REPROJECTION_PX = 3.0
+
+_LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
+
+
+class GameError(VisionError):
+    """A game id the vision layer does not know."""
+
+
+def _pack_for(game: str, pack: Any) -> Any:
+    from vision import pack as packs  # the pack module is optional until it is installed
+
+    if pack is None:
+        return packs.proxy_pack(game)
+    if isinstance(pack, str | Path):
+        return packs.load_pack(pack)
+    return pack
+
+
+def _calibration(frame: np.ndarray, calibration: Calibration | None, table: TableSpec) -> Calibration:
+    key = (frame.shape[1], frame.shape[0], table)
+    if calibration is not None and calibration.table != table:
+        calibration = None
+    cached = calibration or _LAST_CALIBRATION.get(key)
+    cal = recheck(frame, cached) if cached is not None else calibrate(frame, table)
+    _LAST_CALIBRATION[key] = cal
+    return cal
+
+
+def _catalog(game: str) -> dict[str, dict[str, Any]]:
+    try:
+        items = importlib.import_module(f"rules.{game}").catalog_items()
+    except (ImportError, AttributeError):
+        return {}
+    return {str(i["id"]): i for i in items}
+
+
+def _corners(center: tuple[float, float], rotation: float, size: tuple[float, float]) -> tuple[Any, ...]:
+    a = np.radians(rotation)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c = np.array(center)
+    w, h = size[0] / 2, size[1] / 2
+    pts = (c - right * w - down * h, c + right * w - down * h, c + right * w + down * h, c - right * w + down * h)
+    return tuple((round(float(p[0]), 1), round(float(p[1]), 1)) for p in pts)
+
+
+def _x_angle(up_angle: float) -> float:
+    """A region's rectangle angle: its first side's direction is `up_angle` clockwise from table
+    "up", i.e. up_angle - 90 clockwise from table x."""
+    return round((up_angle - 90) % 180, 1)
+
+
+def _item(m: Match, index: CardIndex) -> Item:
+    assert m.id is not None
+    size = index.sizes.get(m.id, (0.0, 0.0))
+    # The index stores faces long side vertical; a landscape card's catalog size is (long, short)
+    # and its "up" is a quarter turn from the template's.
+    rotation = m.rotation
+    if size[0] > size[1] * 1.08:
+        rotation = (rotation + 90) % 360
+    return Item(m.id, round(rotation, 1), (round(m.center_mm[0], 1), round(m.center_mm[1], 1)), size,
+                round(m.score, 3), _corners(m.center_mm, rotation, size), index.kinds.get(m.id, ""), m.symmetry)
+
+
+def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | None = None,
+         table: TableSpec | None = None, index: CardIndex | None = None) -> Observation:
+    """Everything recognisable on the play area of one frame, in table millimetres."""
+    table = table or TableSpec()
+    if game not in GAMES:
+        raise GameError(f"unknown game {game!r} (one of {', '.join(GAMES)})")
+    frame = check_frame(frame)
+    cal = _calibration(frame, calibration, table)
+    if index is None:
+        index = index_for_pack(_pack_for(game, pack))
+    det = detect.find(frame, cal, index.size_keys)
+    obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
+    if cal.reprojection_error_px > WARN_REPROJECTION_PX:
+        obs.warnings.append(f"the markers fit the play area loosely ({cal.reprojection_error_px:.1f} px): "
+                            "card positions may be a few mm off")
+    by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
+    for cand in det.candidates:
+        m = index.identify(frame, cal.homography, cand.center_mm, cand.angle_deg, cand.size_key)
+        by_region.setdefault(cand.region, []).append((cand, m))
+    for region, found in by_region.items():
+        if all(m.status == "unknown" for _, m in found) and len(found) > 1:
+            # A region none of whose cells is a pack card is one object (a phone, a foreign deck),
+            # not a row of unknown cards.
+            r = det.regions[region]
+            obs.unknowns.append(Unknown(r.center_mm, r.size_mm, "not a card of this pack", _x_angle(r.angle_deg)))
+            continue
+        for cand, m in found:
+            if m.status == "sure":
+                obs.items.append(_item(m, index))
+            elif m.status == "unsure":
+                obs.unsure.append(_item(m, index))
+            else:
+                short, long_ = cand.size_key
+                obs.unknowns.append(Unknown((round(cand.center_mm[0], 1), round(cand.center_mm[1], 1)),
+                                            (short, long_), "not a card of this pack", round(cand.angle_deg, 1)))
+    for b in det.blobs:
+        obs.unknowns.append(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
+                                    (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
+                                    _x_angle(b.angle_deg)))
+    if obs.unsure:
+        obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
+    # pieces inside something unknown are its parts (icons on a phone), not playing pieces
+    inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns]
+    pieces = [{"colour": layout.colour_name(p.colour_bgr), "center_mm": [round(p.center_mm[0], 1), round(p.center_mm[1], 1)],
+               "size_mm": [round(p.size_mm[0], 1), round(p.size_mm[1], 1)], "area_mm2": round(p.area_mm2)}
+              for p in det.pieces
+              if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
+    obs.layout = layout.build(game, obs.items, pieces, table, _catalog(game))
+    obs.layout["pieces"] = pieces
+    return obs
