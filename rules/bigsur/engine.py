@@ -276,7 +276,11 @@ class BigSur(Game[BigSurState]):
                 raise IllegalAction(f"no {kind.replace('_', ' ')} is due now", rule="setup")
             getattr(self, f"_{kind}")(action)
         elif kind in PLAYER_KINDS:
-            assert action.player is not None  # Game.push lets only the seat to act through
+            if action.player is None:
+                raise IllegalAction(f"a {kind.replace('_', ' ')} is a player's action, and a random outcome "
+                                    "must be resolved now", rule="turn order")
+            if action.player != self.state.turn:
+                raise IllegalAction(f"it is {self.players[self.state.turn]}'s turn", rule="turn order")
             getattr(self, f"_{kind}")(action, action.player)
         else:
             raise ActionFormatError(f"Big Sur has no action {kind!r} (known: {', '.join(PLAYER_KINDS + CHANCE_KINDS)})")
