@@ -24,7 +24,16 @@ from .catalog import (
 )
 from .conditions import VOCABULARY, Condition
 from .engine import DRAW_DECK, BigSur, BigSurState, Placement, Seat
-from .scoring import PlacedLandmark, Stretch, TableauCard, TableauError, score_tableau, stretches
+from .scoring import (
+    PlacedLandmark,
+    ScoredPlayer,
+    Stretch,
+    TableauCard,
+    TableauError,
+    score_document,
+    score_tableau,
+    stretches,
+)
 
 __all__ = [
     "DRAW_DECK",
@@ -37,6 +46,7 @@ __all__ = [
     "LandmarkTile",
     "PlacedLandmark",
     "Placement",
+    "ScoredPlayer",
     "Seat",
     "Spec",
     "StarterCard",
@@ -48,6 +58,7 @@ __all__ = [
     "default_catalog",
     "load_catalog",
     "playout_choice",
+    "score_document",
     "score_tableau",
     "stretches",
 ]

@@ -209,3 +209,62 @@ def check_landmark_places(placed: Sequence[PlacedLandmark]) -> None:
         if (p.position, p.where) in seen:
             raise TableauError(f"card {p.position} has two Landmark tiles {p.where} it (one above and one below at most)")
         seen.add((p.position, p.where))
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredPlayer:
+    name: str
+    lines: tuple[ScoreLine, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(ln.points for ln in self.lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "total": self.total, "breakdown": [ln.to_json() for ln in self.lines]}
+
+
+def score_document(data: Any, *, catalog: Catalog | None = None) -> list[ScoredPlayer]:
+    """Score every player of a tableau document (the input of ``companion score bigsur``)::
+
+        {"players": [{"name": "Ana", "tableau": [{"miles": 1, "terrains": ["forest"]}, {"id": "bs-62"}],
+                      "landmarks": [{"id": "lm-07", "position": 1, "where": "above"}]}]}
+    """
+    cat = catalog if catalog is not None else default_catalog()
+    if not isinstance(data, Mapping):
+        raise TableauError("a tableau file must hold a JSON object with a 'players' list")
+    unknown = sorted(set(data) - {"players", "game", "meta"})
+    if unknown:
+        raise TableauError(f"unknown field {unknown[0]!r} at the top of the tableau file (expected 'players')")
+    if data.get("game", "bigsur") != "bigsur":
+        raise TableauError(f"this tableau file is for {data.get('game')!r}, not Big Sur")
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise TableauError("'players' must be a non-empty list of {\"name\", \"tableau\"} objects")
+    out: list[ScoredPlayer] = []
+    seen: set[str] = set()
+    for i, player in enumerate(players):
+        where = f"player {i}"
+        if not isinstance(player, Mapping):
+            raise TableauError(f"{where}: must be a JSON object with 'name' and 'tableau'")
+        name = player.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise TableauError(f"{where}: 'name' must be a non-empty string, not {name!r}")
+        where = f"player {i} ({name})"
+        if name in seen:
+            raise TableauError(f"{where}: two players have this name")
+        seen.add(name)
+        extra = sorted(set(player) - {"name", "tableau", "landmarks"})
+        if extra:
+            raise TableauError(f"{where}: unknown field {extra[0]!r} (a player has 'name', 'tableau', 'landmarks')")
+        cards, tiles = player.get("tableau"), player.get("landmarks", [])
+        if not isinstance(cards, list):
+            raise TableauError(f"{where}: 'tableau' must be a list of cards, left to right")
+        if not isinstance(tiles, list):
+            raise TableauError(f"{where}: 'landmarks' must be a list")
+        try:
+            lines = score_tableau(cards, tiles, catalog=cat)
+        except TableauError as exc:
+            raise TableauError(f"{where}: {exc}") from None
+        out.append(ScoredPlayer(name, tuple(lines)))
+    return out
