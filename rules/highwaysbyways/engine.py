@@ -272,8 +272,7 @@ class HighwaysAndByways(Game[HBState]):
         return {
             "construction": {"construction"}, "event": {"pick_event"}, "dispute": {"settle_dispute"},
             "redraw": {"draw_event"}, "draw": {"draw_event"}, "keep": {"keep"},
-            "move": ({"plan_discard", "end_turn"} if s.turn.planning_day
-                     else {"drive", "draw", "choice", "end_turn"}),
+            "move": {"drive", "draw", "choice", "plan_discard", "end_turn"},
         }[s.step]
 
     # set-up -------------------------------------------------------------
@@ -580,10 +579,16 @@ class HighwaysAndByways(Game[HBState]):
                                         rule="When You Achieve the Objective")
                 self._end_turn()
 
+    def _refuse_on_planning_day(self, what: str) -> None:
+        if self.state.turn.planning_day:
+            raise IllegalAction(f"no {what} on a planning day: discard up to {PLANNING_DAY_SWAPS} event cards "
+                                "and end the turn", rule="Construction")
+
     def _do_draw(self, action: Action) -> None:
         s = self.state
         t = s.turn
         card = _text(action, "card")
+        self._refuse_on_planning_day("Draw action")
         if self.moves_left() < PLANNING_COST:
             raise IllegalAction(f"a Draw costs {PLANNING_COST} spaces and you have {self.moves_left()} left",
                                 rule="Moving & Planning")
@@ -599,6 +604,7 @@ class HighwaysAndByways(Game[HBState]):
 
     def _do_choice(self, action: Action) -> None:
         t = self.state.turn
+        self._refuse_on_planning_day("Choice action")
         if t.choice:
             raise IllegalAction("only one Choice action per turn", rule="Moving & Planning")
         if self.moves_left() < PLANNING_COST:
@@ -611,6 +617,9 @@ class HighwaysAndByways(Game[HBState]):
         s = self.state
         t = s.turn
         card = _text(action, "card")
+        if not t.planning_day:
+            raise IllegalAction("discarding without drawing is only for a planning day; a Draw action "
+                                f"swaps a card for {PLANNING_COST} spaces", rule="Moving & Planning")
         if t.day_discards >= PLANNING_DAY_SWAPS:
             raise IllegalAction(f"a planning day swaps at most {PLANNING_DAY_SWAPS} event cards", rule="Construction")
         if card not in s.hands[s.seat]:

@@ -96,3 +96,17 @@ def bench_extras() -> dict[str, Callable[[], float]]:
         return (time.perf_counter() - start) * 1000
 
     return {"legal actions (driving)": legal_actions, "reachable spaces": reachable}
+
+
+def example_record(players: int = 3, seed: int = 7) -> Any:
+    """A whole random game as a record: ``companion/examples/highwaysbyways.json`` is
+    ``example_record().dumps()`` (regenerate it after a rules change)."""
+    game = HighwaysAndByways(["Ana", "Ben", "Cleo", "Dev"][:players], seed=seed)
+    rng = random.Random(seed)
+    while not game.is_game_over():
+        game.push(game.sample_chance() if game.is_chance_node()
+                  else playout_choice(game, game.legal_actions(), rng))
+    record = game.record()
+    record.meta = {"made_by": f"rules.highwaysbyways.playout.example_record(players={players}, seed={seed})",
+                   "note": "a random game steered by playout_choice, on the stand-in board and cards"}
+    return record
