@@ -491,7 +491,6 @@ class MonsterHighway(Game[MonsterState]):
     def _why_not_placed(self, cell: int, mask: int) -> str:
         """The Road Rule a refused placement breaks, in the rulebook's words."""
         grid, board = self.grid, self.state.board
-        homes = self._homes_open()
         if grid.pointing_in(board, cell) == 0:
             return "Roadways may only be constructed off of other existing roadways already on the board"
         for d, n in enumerate(grid.neighbours[cell]):
@@ -500,7 +499,6 @@ class MonsterHighway(Game[MonsterState]):
         for d, n in enumerate(grid.neighbours[cell]):
             if n >= 0 and n in board and (mask >> d & 1) != (board[n][2] >> ((d + 2) % 4) & 1):
                 return (f"the road would not meet the tile on {self.name_of(n)}, leaving a dead end")
-        _ = homes
         return ("A Road tile cannot be played in such a way that prevents another Road tile from being "
                 "played off of it")
 
@@ -613,8 +611,11 @@ class MonsterHighway(Game[MonsterState]):
         anywhere = self.car_destinations(p, limit=None)
         if cell in anywhere and step == "car_move":
             return (f"{name} is {anywhere[cell]} spaces away along the road; the die allows at most {s.movement}")
-        return (f"no road joins the car to {name} without passing the Monster or a road's end "
-                "(A car may not move on a roadway past the point where the road ends)")
+        barred = [c for c in self.grid.corners if c != self.home_cell(p)]
+        if cell in self.grid.reachable(s.board, s.cars[p], blocked=None, barred=barred):
+            return "Cars cannot move past the Monster if it blocks the roadway"
+        return (f"no road joins the car to {name}: a car may not move on a roadway past the point where the "
+                "road ends")
 
     def _do_draw_monster_card(self, p: int, action: Action) -> None:
         self._no_fields(action)
