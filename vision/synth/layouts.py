@@ -129,14 +129,13 @@ def _bigsur(pack: Pack, rng: np.random.Generator, d: float, table: tuple[float, 
     for seat in seats:
         limit = 9 if seat in ("south", "north") else 5
         n = int(rng.integers(1, limit + 1))
+        # Highway cards are unique (count 1): a card lies in one place only.
         ids, pool = pool[:n], pool[n:]
-        if not pool:
-            pool = list(highway)
         layout["tableaus"][seat] = _row(b, ids, seat, table, inset=float(rng.uniform(25, 45)))
     # The draw row: five cards side by side in the middle, as the south seat reads them.
     cw, ch = pack.card_size_mm
-    n_row = int(rng.integers(3, 6))
-    ids = _pick(highway, rng, n_row)
+    n_row = min(len(pool), int(rng.integers(3, 6)))
+    ids = pool[:n_row]
     x0 = w / 2 - n_row * (cw + 4) / 2 + cw / 2
     for k, cid in enumerate(ids):
         b.put(cid, (x0 + k * (cw + 4), h / 2 - 25), 0.0)

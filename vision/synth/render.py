@@ -82,7 +82,8 @@ def _local_scale(h: np.ndarray, point: Sequence[float]) -> float:
     """Image px per table mm around ``point``."""
     p = np.array([[point[0], point[1]], [point[0] + 1, point[1]], [point[0], point[1] + 1]])
     q = project(h, p)
-    return float(math.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0]))))
+    a, b = q[1] - q[0], q[2] - q[0]
+    return float(math.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
 
 class _Canvas:
