@@ -158,6 +158,9 @@ class BigSur(Game[BigSurState]):
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
+        """Every legal action, except that each build is listed once per end with one canonical
+        payment (:meth:`payment_for`): listing every way to pay would grow combinatorially with the
+        hand. Any other payment that gives exactly the cost is accepted by :meth:`push`."""
         if self.is_game_over():
             return []
         s = self.state
