@@ -184,7 +184,8 @@ def test_write_pack_refuses_bad_faces_and_games(tmp_path: Path, fake_catalog: li
     assert not (tmp_path / "a" / "pack.json").exists()
 
 
-def test_ids_with_odd_characters_get_safe_distinct_file_names(tmp_path: Path) -> None:
+def test_ids_with_odd_characters_get_safe_distinct_file_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packmod, "catalog_items", lambda game: None)  # as if no engine is installed
     p = write_pack(tmp_path / "o", "highwayman", (57, 89), {"a/b": [face()], "a b": [face((9, 9, 9))]})
     names = [c.faces[0].name for c in p.cards]
     assert len(set(names)) == 2 and all("/" not in n for n in names)
