@@ -293,7 +293,7 @@ class BigSur(Game[BigSurState]):
         s = self.state
         card, seat = _text(action, "card"), action["seat"]
         expected = next(i for i, st in enumerate(s.seats) if st.starter is None)
-        if seat != expected:
+        if type(seat) is not int or seat != expected:
             raise IllegalAction(f"the next Starter card goes to seat {expected}, not {seat!r}", rule="setup")
         if card not in s.starters_box:
             raise IllegalAction(f"{card} is not a Starter card still to deal", rule="setup")
@@ -586,6 +586,12 @@ class BigSur(Game[BigSurState]):
             return f"{who} draws {action['card']} from the row as a {action['side']} card"
         if k == "draw_deck":
             return f"{who} draws {action['card']} from the deck as a material card"
+        if k == "starter_side":
+            return f"{who} turns the {action['material']} side of their Starter card up"
+        if k == "end_turn":
+            return f"{who} ends the turn"
+        if k == "flip":
+            return f"{who} flips {action['card']} in hand (Landmark ability)"
         if k == "landmark":
             return f"{who} adds {self.catalog.landmarks[action['tile']].name} {action['where']} {action['card']}"
         return super().describe(action)
