@@ -666,3 +666,23 @@ def test_a_deck_refilled_row_does_not_end_the_game_early() -> None:
             turns += 1
     assert game.state.deck_size() == 0
     assert turns % 2 == 0, "both players had the same number of turns"
+
+
+def test_a_landmark_stays_with_its_card_when_cards_are_added_on_the_left() -> None:
+    """"Once placed, however, Highway cards may not be moved": a tile placed against a card stays
+    against it, and its reported position follows as cards are built on the left."""
+    game, chosen = _landmark_table("lm-07")
+    build(game, chosen[2], _pay_all(game, chosen[2]))
+    game.push(Action.of("landmark", 0, tile="lm-07", card=chosen[1], where="above"))
+    assert [p.position for p in game.placed_landmarks(0)] == [1]
+    end_turn(game)
+    end_turn(game)
+    extra = cards(game, miles=1)[0].id
+    put(game, 0, highways=[extra])
+    _hand_for(game, 0, extra)
+    drawn(game)
+    build(game, extra, _pay_all(game, extra), end="left")
+    assert game.state.seats[0].tableau[2] == chosen[1]
+    assert [p.position for p in game.placed_landmarks(0)] == [2]
+    line = next(ln.to_json() for ln in game.breakdown(0).lines if ln.kind == "landmark")
+    assert line["cards"] == [2] and line["where"] == "above"

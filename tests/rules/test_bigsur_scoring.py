@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -209,3 +211,14 @@ def test_adding_a_card_at_an_end_never_loses_stretch_points(cards: list[dict[str
     before = stretch_points(score_tableau(cards))
     assert stretch_points(score_tableau([*cards, extra])) >= before
     assert stretch_points(score_tableau([extra, *cards])) >= before
+
+
+CASES = json.loads((Path(__file__).parent / "bigsur_cases" / "scoring.json").read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_hand_scored_tableaus(case: dict[str, Any]) -> None:
+    lines = score_tableau(case["tableau"], case.get("landmarks", []))
+    got = [[d["terrain"], d["miles"], d["points"]] for d in map(details, lines) if d["kind"] == "stretch"]
+    assert got == case["stretches"]
+    assert total(lines) == case["total"]
