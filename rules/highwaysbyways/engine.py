@@ -747,21 +747,24 @@ class HighwaysAndByways(Game[HBState]):
 
     def zones(self) -> dict[str, Counter[str]]:
         s = self.state
+        kept: Counter[str] = Counter()
+        for cards in s.kept:
+            kept.update(cards)
+        in_play = Counter(v for v in s.vehicles if v is not None)
+        on_board = Counter({f"travel marker {p}": len(m) for p, m in enumerate(s.markers)})
+        supply = Counter({f"travel marker {p}": TRAVEL_MARKERS - len(m) for p, m in enumerate(s.markers)})
         z: dict[str, Counter[str]] = {
             "event deck": Counter(s.event_deck), "event discard": Counter(s.event_discard),
-            "event draw": Counter(s.turn.drawn), "event resolving": Counter([s.turn.event] if s.turn.event else []),
+            "event draw": Counter(s.turn.drawn + ([s.turn.event] if s.turn.event else [])),
             "construction deck": Counter(s.construction_deck), "construction slots": Counter(s.slots),
             "red deck": Counter(s.red_deck), "blue deck": Counter(s.blue_deck),
-            "byways in hand": Counter(s.draft_hold), "box": Counter(s.box),
-            "vehicles on the table": Counter(v for v in self.cat.vehicles if v not in s.vehicles),
+            "byways in hand": Counter(s.draft_hold), "box": Counter(s.box), "byway cards kept": kept,
+            "vehicles on the table": Counter(v for v in self.cat.vehicles if v not in in_play),
+            "vehicles in play": in_play,
+            "travel markers on the board": on_board, "travel markers in supply": supply,
         }
-        for p in range(s.players):
-            z[f"hand {p}"] = Counter(s.hands[p])
-            z[f"byway cards {p}"] = Counter(s.kept[p])
-            vehicle = s.vehicles[p]
-            z[f"vehicle {p}"] = Counter([vehicle] if vehicle is not None else [])
-            z[f"travel markers on the board {p}"] = Counter({f"travel marker {p}": len(s.markers[p])})
-            z[f"travel markers in supply {p}"] = Counter({f"travel marker {p}": TRAVEL_MARKERS - len(s.markers[p])})
+        for p, hand in enumerate(s.hands):
+            z[f"hand {p}"] = Counter(hand)
         return z
 
     # ------------------------------------------------------------------ words for the screen

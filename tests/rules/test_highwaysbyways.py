@@ -227,7 +227,7 @@ def test_blue_draft_until_everyone_has_ten_blue_byways() -> None:
             colors = Counter(CAT.byways[b].color for b in game.state.kept[p])
             assert colors == {"red": 2, "blue": 10}
             assert sorted(game.state.markers[p]) == sorted(game.state.kept[p])
-            assert game.zones()[f"travel markers on the board {p}"][f"travel marker {p}"] == 12
+            assert game.zones()["travel markers on the board"][f"travel marker {p}"] == 12
 
 
 def test_travel_marker_placed_on_every_byway_received() -> None:
