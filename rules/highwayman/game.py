@@ -59,7 +59,7 @@ FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (requi
 class HighwaymanState:
     #: Cards in the stock by id; which is on top is unknown until it is dealt or drawn.
     stock: dict[str, int]
-    #: Each seat's hand, kept sorted so equal hands compare equal.
+    #: Each seat's hand, kept in ``Highwayman.hand_order``.
     hands: list[list[str]]
     #: Route id -> its pile, bottom first (LONDON, 1, 2, Highwayman, Bow Street Runner, 3...).
     routes: dict[str, list[str]] = field(default_factory=dict)
@@ -92,6 +92,7 @@ class Highwayman(Game[HighwaymanState]):
 
     def __init__(self, players: Any, *, seed: int = 0, options: Any = None, pack: Pack | None = None) -> None:
         self.pack = pack if pack is not None else load_pack()
+        self._route_rank = {r: i for i, r in enumerate(self.pack.routes)}
         super().__init__(players, seed=seed, options=options)
 
     def initial_state(self) -> HighwaymanState:
@@ -116,6 +117,14 @@ class Highwayman(Game[HighwaymanState]):
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise OptionError(f"option 'dealer' must be a seat number from 0 to {n - 1}, not {dealer!r}")
         return dealer
+
+    def hand_order(self, card: str) -> tuple[int, int, str]:
+        """Hands are kept sorted (so equal hands compare equal) in the order a player would fan
+        them: route by route in catalog order, then by number, Highwaymen and Runners last."""
+        info = self.pack[card]
+        if info.route is None:
+            return (len(self.pack.routes), 0, card)
+        return (self._route_rank[info.route.id], info.number or 0, card)
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int | None:
@@ -230,7 +239,7 @@ class Highwayman(Game[HighwaymanState]):
         if not s.to_deal:
             raise IllegalAction("the hands are already dealt", rule=RULE_DEAL)
         self._from_stock(card, RULE_DEAL)
-        bisect.insort(s.hands[s.deal_to], card)
+        bisect.insort(s.hands[s.deal_to], card, key=self.hand_order)
         s.deal_to = (s.deal_to + 1) % len(self.players)
         s.to_deal -= 1
 
@@ -248,7 +257,7 @@ class Highwayman(Game[HighwaymanState]):
             s.routes[info.route.id] = [card]
             s.reached[info.route.id] = 0
         else:
-            bisect.insort(s.hands[s.turn], card)
+            bisect.insort(s.hands[s.turn], card, key=self.hand_order)
         self._next_player()
 
     def _play(self, p: int, action: Action) -> None:

@@ -5,11 +5,12 @@ position is reached by legal actions only."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rules import Action, ActionFormatError, IllegalAction, OptionError, RecordError, UndoRefused
+from rules import Action, ActionFormatError, IllegalAction, OptionError, Record, RecordError, UndoRefused
 from rules.highwayman import HIGHWAYMAN_ID as HW
 from rules.highwayman import RUNNER_ID as RUNNER
 from rules.highwayman import Highwayman, Series
@@ -360,8 +361,6 @@ def test_a_series_from_records() -> None:
     play_random_game(g, 5)
     series = Series(("Ana", "Ben", "Cleo"))
     assert series.add_record(g.record()) == [g.breakdown(p).total for p in range(3)]
-    from rules import Record
-
     with pytest.raises(RecordError):
         series.add_record(Record("roundabout", ["Ana", "Ben", "Cleo"]))
 
@@ -431,3 +430,28 @@ def test_players_and_pack_size() -> None:
     with pytest.raises(OptionError, match="too few"):
         Highwayman(NAMES, pack=small_pack(stages=4))
     assert Highwayman.lowest_wins
+
+
+def test_the_example_record_replays_to_a_finished_game() -> None:
+    """companion/examples/highwayman.json is a whole game made by this engine (docs/records.md)."""
+    path = Path(__file__).resolve().parents[2] / "companion" / "examples" / "highwayman.json"
+    record = Record.load(path)
+    g = record.replay()
+    assert isinstance(g, Highwayman) and g.is_game_over() and g.state.out is not None
+    played = {a["card"] for a in record.actions if a.kind == "play"}
+    assert {HW, RUNNER} <= played
+    assert {"deal", "draw", "drawn", "end_turn", "play"} <= {a.kind for a in record.actions}
+    assert g.standings()[0].player == g.state.out
+
+
+def test_the_worked_example_in_the_records_doc_is_legal() -> None:
+    import json
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
+    section = text.split("### Highwayman (`highwayman`)", 1)[1]
+    block = section.split("```json", 1)[1].split("```", 1)[0]
+    g = Highwayman(["Ana", "Ben"])
+    for raw in json.loads(block):
+        g.push(Action.from_json(raw))
+    assert g.current_player() == 1
+    assert [g.breakdown(p).total for p in (0, 1)] == [5, 8]

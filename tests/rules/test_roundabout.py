@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -493,3 +494,26 @@ def test_legal_placements_takes_the_game_or_its_state() -> None:
         legal_placements(g, "nope")
     with pytest.raises(LayoutError):
         legal_placements("table", "plain")  # type: ignore[arg-type]
+
+
+def test_the_example_record_replays_to_a_finished_game() -> None:
+    """companion/examples/roundabout.json is a whole game made by this engine (docs/records.md)."""
+    path = Path(__file__).resolve().parents[2] / "companion" / "examples" / "roundabout.json"
+    record = Record.load(path)
+    g = record.replay()
+    assert isinstance(g, Roundabout) and g.is_game_over()
+    kinds = {a.kind for a in record.actions}
+    assert {"reveal", "flip", "place", "reserve"} <= kinds
+    assert len(g.state.roundabouts) >= 3
+    assert sum(g.breakdown(p).total for p in range(len(g.players))) == sum(
+        ln.points for ln in score_layout(dict(g.state.layout)))
+
+
+def test_the_worked_example_in_the_records_doc_is_legal() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
+    section = text.split("### Roundabout (`roundabout`)", 1)[1]
+    block = section.split("```json", 1)[1].split("```", 1)[0]
+    g = Roundabout(["Ana", "Ben", "Cleo"])
+    for raw in json.loads(block):
+        g.push(Action.from_json(raw))
+    assert g.breakdown(2).total == 6 and g.state.cars == {}
