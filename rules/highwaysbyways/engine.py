@@ -769,21 +769,50 @@ class HighwaysAndByways(Game[HBState]):
 
     # ------------------------------------------------------------------ words for the screen
     def describe(self, action: Action) -> str:
-        who = "Chance" if action.player is None else self.players[action.player]
-        k = action.kind
+        """A sentence for the screen, in the game's words (call it before pushing the action)."""
+        try:
+            return self._describe(action)
+        except (KeyError, IndexError, TypeError, ValueError):
+            return super().describe(action)
+
+    def _describe(self, action: Action) -> str:
         s = self.state
+        cat = self.cat
+        k = action.kind
+        who = "" if action.player is None else self.players[action.player]
+        card = action.get("card")
         if k == "pick_event":
-            pos = action.get("position")
-            mover = self.players[s.seat] if s.phase == "driving" else "the mover"
-            neighbour = self.players[(s.seat + 1) % s.players] if s.phase == "driving" else "the neighbour"
-            if isinstance(pos, int):
-                return f"{neighbour}: take the {ordinal(pos + 1)} card from the left of {mover}'s hand"
-        names = {**{c: self.cat.events[c].name for c in self.cat.events},
-                 **{c: self.cat.byways[c].name for c in self.cat.byways},
-                 **{c: f"construction {self.cat.construction[c].letter}" for c in self.cat.construction},
-                 **{c: self.cat.vehicles[c].name for c in self.cat.vehicles}}
+            neighbour = self.players[(s.seat + 1) % s.players]
+            return (f"{neighbour}: take the {ordinal(action['position'] + 1)} card from the left of "
+                    f"{self.players[s.seat]}'s hand")
+        if k == "draw_event":
+            return f"Event card drawn: {cat.events[card].name}"
+        if k == "draw_byway":
+            return f"Byway card drawn: {cat.byways[card].name} ({cat.byways[card].color})"
+        if k == "construction":
+            letter = cat.construction[card].letter
+            return f"Construction card {letter}: highway spaces with {letter} are closed this round"
+        if k == "choose_vehicle":
+            return f"{who} chooses the {cat.vehicles[action['vehicle']].name}"
+        if k == "choose_start":
+            return f"{who} starts in {cat.spaces[action['space']].region} ({action['space']})"
+        if k == "keep_byway":
+            return f"{who} keeps {cat.byways[card].name}"
+        if k == "drop_byways":
+            names = " and ".join(cat.byways[c].name for c in action["cards"])
+            return f"{who} removes the Travel Marker from {names}"
+        if k == "settle_dispute":
+            return f"{who} (Player 1) settles the dispute: the car goes to {action['space']}"
         if k == "drive":
-            return f"{who}: drive {' → '.join(str(x) for x in action.get('path', ()))}"
-        if "card" in action:
-            return f"{who}: {k.replace('_', ' ')} {names.get(action.get('card'), action.get('card'))}"
+            return f"{who} drives {' → '.join(action['path'])}"
+        if k == "draw":
+            return f"{who} trades {PLANNING_COST} spaces to swap {cat.events[card].name} for a new event card"
+        if k == "choice":
+            return f"{who} takes a Choice: more event cards to choose from at the end of the turn"
+        if k == "plan_discard":
+            return f"{who} discards {cat.events[card].name} (planning day)"
+        if k == "end_turn":
+            return f"{who} ends the turn"
+        if k == "keep":
+            return f"{who} keeps {cat.events[card].name}"
         return super().describe(action)

@@ -220,3 +220,19 @@ def test_the_playout_chooser_only_returns_legal_actions() -> None:
         pick = playout_choice(game, legal, rng)
         assert pick in legal
         game.push(pick)
+
+
+def test_every_action_of_the_example_reads_as_a_sentence() -> None:
+    """The screen and the log show each action in the game's words, not as raw ids."""
+    record = Record.load(EXAMPLE)
+    game = record.start()
+    seen: dict[str, str] = {}
+    for action in record.actions:
+        text = game.describe(action)
+        assert text and "\n" not in text
+        seen.setdefault(action.kind, text)
+        game.push(action)
+    assert seen["choose_vehicle"].endswith(game.cat.vehicles[record.actions[0]["vehicle"]].name)
+    assert "card from the left of" in seen["pick_event"]
+    assert not any("hb-" in text for text in seen.values()), seen
+    assert game.describe(Action.of("keep", 0, card="no-such-card"))  # never raises
