@@ -16,8 +16,8 @@ from rules import Action
 
 #: Token colours offered on the home screen, in the order seats get them by default.
 COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
-#: Table edges in seat order (clockwise around the table), as the vision layer names them.
-EDGES = ("south", "west", "north", "east")
+#: Table edges in seat order, as the vision layer's TableSpec seats them by default.
+EDGES = ("south", "east", "north", "west")
 
 
 @dataclass(frozen=True)
@@ -106,13 +106,10 @@ def _generic_setup(players: list[str], options: dict[str, Any]) -> list[str]:
 GUIDES: dict[str, Guide] = {
     "bigsur": Guide(
         "bigsur", "Big Sur", _bigsur_setup,
-        phrases={"choose_starter": "choose the side of your Starter card",
-                 "starter": "choose the side of your Starter card",
-                 "draw": "draw two cards from the row (or the deck's top card as Material)",
-                 "draw_row": "draw a card from the draw row", "draw_deck": "draw the deck's top card as Material",
-                 "build": "build a Highway card left or right of your tableau",
-                 "landmark": "add a Landmark tile", "take_landmark": "add a Landmark tile",
-                 "end_turn": "end your turn (the row refills)"},
+        phrases={"starter_side": "choose the side of your Starter card",
+                 "draw": "draw from the row", "draw_deck": "take the deck's top card as Material",
+                 "build": "build a Highway card", "flip": "flip a card in hand (Landmark power)",
+                 "landmark": "add a Landmark tile", "end_turn": "end your turn (the row refills)"},
         reference={
             "draw": "Draw any two cards from the face-up row into your hand, or the deck's top card "
                     "as Material only. Decide Highway or Material as you draw; never flip it later.",
@@ -125,13 +122,13 @@ GUIDES: dict[str, Guide] = {
                        "card conditions; Landmark points.",
         },
         overview="Draw two, build, score stretches of four miles or more.",
-        observed_chance=frozenset({"reveal", "refill", "deal_row", "flip"}),
+        observed_chance=frozenset({"reveal", "reveal_landmark", "deal_starter"}),
         chance_words="Reveal the next card from the deck and scan, or let the app draw it."),
     "roundabout": Guide(
         "roundabout", "Roundabout", _roundabout_setup,
-        phrases={"flip": "flip the top card of the deck", "take_discard": "take the top card of the discard pile",
-                 "place": "place your card on a highlighted spot", "play": "place your card on a highlighted spot",
-                 "reserve": "reserve a spot with your car", "discard": "the card cannot be played: discard it"},
+        phrases={"flip": "flip the deck's top card", "take_discard": "take the discard pile's top card",
+                 "place": "place the card on a legal spot", "reserve": "reserve a spot with your car",
+                 "discard": "the card cannot be played: discard it", "pass": "pass"},
         reference={
             "place": "Gray meets gray or is exposed; an exit meets an entrance or is exposed; an entrance "
                      "meets an exit or is exposed; at least one road connects to another road; touching "
@@ -142,17 +139,18 @@ GUIDES: dict[str, Guide] = {
             "discard": "A card with no legal spot goes face up on top of the discard pile; no voluntary discards.",
         },
         overview="Place quarter-roundabouts; complete four-card roundabouts to score.",
-        observed_chance=frozenset({"flip", "reveal"}),
+        observed_chance=frozenset({"reveal"}),
         chance_words="Flip the top card of the deck and scan, or let the app draw it.",
         direction="counter-clockwise"),
     "monsterhighway": Guide(
         "monsterhighway", "Monster Highway", _monster_setup,
-        phrases={"place_tile": "play a Road tile off an open roadway", "play_tile": "play a Road tile off an open roadway",
-                 "move_car": "move your car along the road", "move": "move your car along the road",
-                 "move_monster": "move the Monster", "swap_tile": "discard a Road tile to draw a new one",
-                 "exchange": "discard a Road tile to draw a new one", "special": "play a special tile",
-                 "monster_buster": "use your Monster Buster", "end_turn": "end your turn (draw back up)",
-                 "pass": "pass", "choose_home": "pick your Home Base corner", "pick_home": "pick your Home Base corner"},
+        phrases={"choose_home_base": "pick your Home Base corner", "place_tile": "play a Road tile",
+                 "move_car": "move your car", "move_monster": "move the Monster",
+                 "exchange_tile": "swap a Road tile from hand for a new one", "swap_tiles": "swap two board tiles",
+                 "remove_tile": "remove a roadway's last tile", "reroll": "re-roll with the Re-roll tile",
+                 "dead_end": "play a Dead End", "monster_buster": "use your Monster Buster",
+                 "roll_movement_die": "roll the movement die", "draw_monster_card": "draw a Monster Card",
+                 "skip": "skip the rest", "end_turn": "end your turn (draw back up)"},
         reference={
             "dice": "Road+Road: play two tiles. Road+Car: a tile, then roll and move. Road+Monster: a tile, "
                     "then a Monster Card. Car+Car: move any distance on built road. Monster+Monster: move "
@@ -169,15 +167,12 @@ GUIDES: dict[str, Guide] = {
         chance_words="The app rolls the dice and draws Monster Cards."),
     "highwaysbyways": Guide(
         "highwaysbyways", "Highways & Byways", _hb_setup,
-        phrases={"pick_vehicle": "pick a Vehicle", "choose_vehicle": "pick a Vehicle",
-                 "pick_start": "choose a Start Space", "choose_start": "choose a Start Space",
-                 "keep_byway": "keep one byway card, pass the other clockwise", "draft": "keep one byway card, pass the other",
-                 "drop_byway": "remove a Travel Marker (one red or two blue)", "drop": "remove a Travel Marker",
-                 "move": "move to a connected space", "step": "move to a connected space",
-                 "plan_draw": "Draw: discard an event card and draw one (2 spaces)",
-                 "plan_choice": "Choice: draw 5 keep 1 at the end of the turn (2 spaces)",
-                 "keep_event": "keep one of the event cards drawn", "end_turn": "end your turn",
-                 "decide": "decide the disputed direction", "discard_event": "discard an event card"},
+        phrases={"choose_vehicle": "pick a Vehicle", "choose_start": "choose a Start Space",
+                 "keep_byway": "keep one byway card, pass the other clockwise",
+                 "drop_byways": "remove Travel Markers (one red or two blue)",
+                 "drive": "drive to a connected space", "plan_discard": "Draw: swap an event card (2 spaces)",
+                 "choice": "Choice: draw 5 keep 1 (2 spaces)", "keep": "keep one of the event cards drawn",
+                 "settle_dispute": "decide the disputed direction (Player 1)", "end_turn": "end your turn"},
         reference={
             "construction": "Player 1 draws a Construction Card into the leftmost free slot; highway spaces "
                             "with its letter are closed this round. Standing on one: you cannot move, you "
@@ -195,10 +190,7 @@ GUIDES: dict[str, Guide] = {
         chance_words="The app picks: take the card it names from the hand."),
     "highwayman": Guide(
         "highwayman", "Highwayman", _highwayman_setup,
-        phrases={"play": "play the next card on its route", "play_card": "play the next card on its route",
-                 "london": "start a route with a LONDON card", "draw": "take the top card of the stock",
-                 "highwayman": "play a Highwayman on a started route",
-                 "runner": "cover a Highwayman with a Bow Street Runner",
+        phrases={"play": "play a card on its route", "draw": "take the top card of the stock",
                  "end_turn": "end your turn", "pass": "pass"},
         reference={
             "play": "Cards go in numerical order on the route of their colour (2 on 1, 3 on 2...). Keep "

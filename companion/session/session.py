@@ -59,6 +59,8 @@ class Capture:
     observation: Any = None
     error: ScanError | None = None
     jpeg: bytes | None = None
+    #: The picture with what the recogniser saw drawn on it (when the overlay is installed).
+    annotated: Any = None
 
 
 Scanner = Callable[[Any, str], Any]
@@ -77,8 +79,10 @@ def encode_jpeg(image: Any, width: int = 640, quality: int = 70) -> bytes:
     return bytes(data.tobytes())
 
 
-def vision_scanner(*, pack: Any = None, table: Any = None) -> Scanner:
-    """``vision.scan`` with this kiosk's pack and table, or :class:`VisionUnavailable`."""
+def vision_scanner(*, packs: dict[str, Any] | None = None, table: Any = None) -> Scanner:
+    """``vision.scan`` with this kiosk's packs (game -> pack folder; the proxy pack otherwise) and
+    table, or :class:`VisionUnavailable`."""
+    loaded: dict[str, Any] = {}
 
     def scan(image: Any, game_name: str) -> Any:
         try:
@@ -88,6 +92,16 @@ def vision_scanner(*, pack: Any = None, table: Any = None) -> Scanner:
         func = getattr(vision, "scan", None)
         if func is None:
             raise VisionUnavailable("the recogniser is not part of this installation yet: enter the action by hand")
+        pack = None
+        if packs and game_name in packs:
+            if game_name not in loaded:
+                from vision.pack import load_pack
+
+                try:
+                    loaded[game_name] = load_pack(packs[game_name])
+                except ValueError as exc:
+                    raise ScanError(f"the card pack for this game cannot be read: {exc}") from None
+            pack = loaded[game_name]
         kwargs: dict[str, Any] = {"pack": pack}
         if table is not None:
             kwargs["table"] = table
@@ -325,7 +339,7 @@ class Session:
             observation = self.scanner(image, self.game.name)
         except ScanError as exc:
             return Capture(image, error=exc, jpeg=jpeg)
-        return Capture(image, observation, jpeg=jpeg)
+        return Capture(image, observation, jpeg=jpeg, annotated=_overlay(image, observation))
 
     def accept(self, capture: Capture) -> Outcome:
         """Turn a captured picture into recorded actions, or say exactly what is wrong."""
@@ -373,6 +387,17 @@ class Session:
         self._accept_picture(capture)
         return self._close_turn(outcome, best[0].player)
 
+    def baseline(self, capture: Capture) -> Outcome:
+        """Accept a picture as the table to compare with, without reading plays from it: the
+        starting layout after setup, or the table after a fix the players made by hand."""
+        if capture.error is not None:
+            return Outcome(False, str(capture.error))
+        self._accept_picture(capture)
+        n = len(getattr(capture.observation, "items", []))
+        unknown = len(getattr(capture.observation, "unknowns", []))
+        extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
+        return Outcome(True, f"The camera sees {n} cards and tiles{extra}.")
+
     def _close_turn(self, outcome: Outcome, player: int | None) -> Outcome:
         if self.over or player is None or self.game.current_player() != player:
             return outcome
@@ -415,6 +440,33 @@ class Session:
                 return Outcome(True, f"The camera sees {n} cards and tiles.")
             return self.end_turn(source)
         raise SessionError(f"unknown control {action!r} (known: end_turn, undo, scan)")
+
+
+def _overlay(image: Any, observation: Any) -> Any:
+    try:
+        from vision.overlay import draw_overlay
+    except ImportError:
+        return None
+    try:
+        return draw_overlay(image, observation)
+    except Exception:  # the overlay is decoration: a drawing bug must never cost a recorded turn
+        return None
+
+
+def picture(capture: Capture, spots: Sequence[tuple[float, float]] = ()) -> bytes | None:
+    """The capture as the players should see it: the overlay, and a ring on each spot to check."""
+    base = capture.annotated if capture.annotated is not None else capture.image
+    if base is None:
+        return capture.jpeg
+    cal = getattr(capture.observation, "calibration", None)
+    if spots and cal is not None and hasattr(cal, "to_image"):
+        import cv2
+
+        base = base.copy()
+        radius = max(12, int(base.shape[1] / 40))
+        for x, y in cal.to_image([list(p) for p in spots]):
+            cv2.circle(base, (int(x), int(y)), radius, (0, 0, 255), max(3, radius // 5), cv2.LINE_AA)
+    return encode_jpeg(base, width=960, quality=80)
 
 
 def _engine(game_name: str) -> type[Game[Any]]:

@@ -1,0 +1,98 @@
+"""The demo: a scripted game and a replay camera, so a newcomer sees the app work with no hardware.
+
+The script is the game's bundled example record (``companion/examples/<game>.json``) when there
+is one; where the live game leaves the script (someone entered another move by hand), the demo
+falls back to the engine's own playout chooser, so "Next move" always does something legal.
+
+The camera plays table scenes rendered by ``vision.synth`` from the game's proxy pack. When the
+renderer is not installed, it plays plain pictures that say so: the rest of the demo still works.
+"""
+
+from __future__ import annotations
+
+import random
+from importlib import resources
+from typing import Any
+
+from rules import Action, Record
+from rules.playout import chooser_for
+
+
+class DemoScript:
+    """The next move of a scripted game."""
+
+    def __init__(self, record: Record | None, *, seed: int = 0) -> None:
+        self.record = record
+        self.rng = random.Random(seed)
+
+    @classmethod
+    def for_game(cls, game: str) -> DemoScript:
+        return cls(example_record(game))
+
+    def setup(self) -> dict[str, Any]:
+        """Players, seed and options for Session.new, taken from the script when there is one."""
+        if self.record is None:
+            return {}
+        return {"players": list(self.record.players), "seed": self.record.seed,
+                "options": dict(self.record.options)}
+
+    def next_action(self, game: Any) -> Action | None:
+        if game.is_game_over() or game.is_chance_node():
+            return None
+        done = game.actions
+        rec = self.record
+        if rec is not None and len(done) < len(rec.actions) and rec.actions[:len(done)] == done:
+            scripted = rec.actions[len(done)]
+            if scripted.player is not None:
+                return scripted
+        legal = game.legal_actions()
+        if not legal:
+            return None
+        try:
+            choose = chooser_for(game)
+        except (ImportError, KeyError):
+            return self.rng.choice(legal)
+        return choose(game, legal, self.rng)
+
+
+def example_record(game: str) -> Record | None:
+    item = resources.files("companion") / "examples" / f"{game}.json"
+    if not item.is_file():
+        return None
+    try:
+        return Record.loads(item.read_text(encoding="utf-8"))
+    except ValueError:
+        return None
+
+
+def demo_frames(game: str, *, count: int = 3, size: tuple[int, int] = (2304, 1296), seed: int = 1) -> tuple[list[Any], str]:
+    """Camera pictures for the demo and a note saying what they are."""
+    import numpy as np
+
+    try:
+        from vision.pack import proxy_pack
+        from vision.synth import random_scene, render_scene
+
+        pack = proxy_pack(game)
+        rng = np.random.default_rng(seed)
+        frames = []
+        for i in range(count):
+            scene = random_scene(game, pack, rng, 0.2, image_px=size)
+            image, _truth = render_scene(scene, seed=seed + i)
+            frames.append(image)
+        return frames, "Demo camera: rendered table scenes."
+    except (ImportError, ValueError, OSError, KeyError) as exc:
+        return [placeholder(size, f"Demo camera ({exc.__class__.__name__}: scenes not available)")], \
+            f"Demo camera: plain pictures, the scene renderer is not available ({exc})."
+
+
+def placeholder(size: tuple[int, int], text: str) -> Any:
+    import cv2
+    import numpy as np
+
+    w, h = size
+    image = np.full((h, w, 3), (40, 90, 50), np.uint8)
+    scale = w / 1000
+    cv2.putText(image, text[:60], (int(30 * scale), h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale,
+                (230, 230, 230), max(1, int(2 * scale)), cv2.LINE_AA)
+    return image

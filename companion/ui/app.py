@@ -1,0 +1,145 @@
+"""The Kivy kiosk app: a ScreenManager of small screens over one :class:`TableModel`.
+
+Sizes scale with the window: ``app.u`` is 1.0 on the 7-inch 800x480 touchscreen and grows with
+the shorter side, so text stays readable from a metre away on 1024x600 and 1920x1080 alike.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import FadeTransition, ScreenManager
+
+from companion.store import Store
+
+from . import screens
+from .viewmodel import TableModel
+
+KV_DIR = Path(__file__).with_name("kv")
+KV_FILES = ("common.kv", "home.kv", "players.kv", "setup.kv", "game.kv", "entry.kv", "rules.kv",
+            "end.kv", "history.kv")
+
+
+class CompanionApp(App):
+    """``demo``: replay camera, app draws every random outcome, a scripted-move button."""
+
+    u = NumericProperty(1.0)
+    demo = BooleanProperty(False)
+    kiosk = BooleanProperty(False)
+    vm = ObjectProperty(None)
+    notice = StringProperty("")
+    title = "Game-night companion"
+
+    def __init__(self, *, store: Store, source: Any = None, scanner: Any = None, controls: Any = None,
+                 demo: bool = False, kiosk: bool = False, demo_game: str | None = None,
+                 engines: dict[str, Any] | None = None, notice: str = "", **kw: Any) -> None:
+        super().__init__(**kw)
+        self.store = store
+        self.source = source
+        self.controls = controls
+        self.demo = demo
+        self.kiosk = kiosk
+        self.demo_game = demo_game
+        self.notice = notice
+        self.vm = TableModel(store, app_draws_all=demo, scanner=scanner, source=source, engines=engines)
+        self.engines = engines or {}
+        self.demo_script: Any = None
+
+    # ------------------------------------------------------------------ building
+    def build(self) -> ScreenManager:
+        for name in KV_FILES:
+            Builder.load_file(str(KV_DIR / name))
+        Window.bind(size=self._rescale)
+        self._rescale(Window, Window.size)
+        if self.kiosk:
+            Window.show_cursor = False
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        sm = ScreenManager(transition=FadeTransition(duration=0.15))
+        for cls in (screens.HomeScreen, screens.PlayersScreen, screens.SetupScreen, screens.GameScreen,
+                    screens.EntryScreen, screens.RulesScreen, screens.EndScreen, screens.HistoryScreen):
+            sm.add_widget(cls())
+        self.sm = sm
+        if self.controls is not None and hasattr(self.controls, "show_turn"):
+            self.vm.on_turn.append(self._show_turn)
+            self.vm.on_refused.append(lambda _m: self._buzz())
+        if self.source is not None and hasattr(self.source, "on_event"):
+            self.source.on_event(lambda ev: Clock.schedule_once(lambda dt: self._camera_event(ev), 0))
+        if self.demo and self.demo_game:
+            Clock.schedule_once(lambda dt: sm.get_screen("home").choose(self.demo_game), 0)
+        return sm
+
+    def _rescale(self, _win: Any, size: tuple[int, int]) -> None:
+        w, h = size
+        self.u = max(0.6, min(w / 800.0, h / 480.0))
+
+    # ------------------------------------------------------------------ hardware
+    def control_event(self, event: Any) -> None:
+        """Called from any thread by the hardware controls."""
+        Clock.schedule_once(lambda dt: self._control(event), 0)
+
+    def _control(self, event: Any) -> None:
+        if self.sm.current == "game":
+            self.vm.control(event)
+
+    def _show_turn(self, seat: int | None) -> None:
+        try:
+            self.controls.show_turn(seat)
+        except Exception as exc:  # a broken LED must not stop the game; say so
+            self.vm.camera_status = f"LEDs: {exc}"
+
+    def _buzz(self) -> None:
+        with contextlib.suppress(Exception):
+            self.controls.buzz()
+
+    def _camera_event(self, event: Any) -> None:
+        name = type(event).__name__
+        if name == "CameraLost":
+            self.vm.camera_status = f"Camera lost: {getattr(event, 'reason', '')}. Reconnecting..."
+        elif name == "CameraBack":
+            self.vm.camera_status = ""
+
+    def _key_down(self, _win: Any, key: int, _scancode: int, codepoint: str, modifiers: list[str]) -> bool:
+        name = _key_name(key, codepoint)
+        if self.controls is not None and hasattr(self.controls, "key_down"):
+            return bool(self.controls.key_down(name))
+        if self.sm.current != "game":
+            return False
+        if name in ("spacebar", "enter"):
+            self.vm.end_turn()
+            return True
+        if name in ("backspace", "u"):
+            self.vm.undo()
+            return True
+        return False
+
+    def _key_up(self, _win: Any, key: int, _scancode: int, *args: Any) -> bool:
+        codepoint = args[0] if args and isinstance(args[0], str) else ""
+        if self.controls is not None and hasattr(self.controls, "key_up"):
+            return bool(self.controls.key_up(_key_name(key, codepoint)))
+        return False
+
+    def on_stop(self) -> None:
+        for thing in (self.source, self.controls):
+            stop = getattr(thing, "stop", None) or getattr(thing, "close", None)
+            if stop is not None:
+                with contextlib.suppress(Exception):
+                    stop()
+
+
+def _key_name(key: int, codepoint: str | None) -> str:
+    named = {13: "enter", 32: "spacebar", 8: "backspace", 27: "escape"}
+    if key in named:
+        return named[key]
+    return (codepoint or "").lower()
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("COMPANION_DATA") or Path.home() / ".local" / "share" / "companion")

@@ -1,0 +1,535 @@
+"""The screens. Each builds its repeated rows (games, players, scores) from the view-model and
+forwards taps to it; the layout lives in the matching .kv file."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.animation import Animation
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.graphics.texture import Texture
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
+from kivy.uix.togglebutton import ToggleButton
+
+from companion.session import COLOURS, EDGES, SessionError, guide
+from companion.store import Seat
+from rules import RulesError, registry
+
+from .viewmodel import rgba
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def texture_from_bgr(image: Any) -> Texture:
+    h, w = image.shape[:2]
+    tex = Texture.create(size=(w, h), colorfmt="bgr")
+    tex.blit_buffer(image.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+    tex.flip_vertical()
+    return tex
+
+
+def texture_from_jpeg(data: bytes) -> Texture | None:
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return None if image is None else texture_from_bgr(image)
+
+
+class BigButton(Button):
+    pass
+
+
+class Row(BoxLayout):
+    pass
+
+
+class CameraView(Image):
+    """The live camera picture, refreshed a few times a second on the UI thread (``latest()``
+    never waits on the camera, so this never blocks the screen)."""
+
+    source_obj = ObjectProperty(None, allownone=True)
+    last_index = NumericProperty(-1)
+    status = StringProperty("No camera")
+    #: Showing the last reading (with its overlay) instead of the live picture.
+    frozen = BooleanProperty(False)
+
+    def show_picture(self, jpeg: bytes | None) -> None:
+        tex = texture_from_jpeg(jpeg) if jpeg else None
+        if tex is not None:
+            self.texture = tex
+            self.frozen = True
+
+    def live(self) -> None:
+        self.frozen = False
+        self.last_index = -1
+
+    def on_kv_post(self, base: Any) -> None:
+        self._event = None
+
+    def start(self, source: Any) -> None:
+        self.source_obj = source
+        if source is not None and hasattr(source, "start"):
+            try:
+                source.start()
+            except Exception as exc:  # reported on screen; the game goes on by hand entry
+                self.status = f"Camera: {exc}"
+        if self._event is None:
+            self._event = Clock.schedule_interval(self._poll, 1 / 8)
+
+    def stop(self) -> None:
+        if self._event is not None:
+            self._event.cancel()
+            self._event = None
+
+    def _poll(self, _dt: float) -> None:
+        src = self.source_obj
+        if self.frozen:
+            return
+        if src is None:
+            self.status = "No camera: enter plays by hand"
+            return
+        frame = src.latest()
+        if frame is None or frame.index == self.last_index:
+            return
+        self.last_index = frame.index
+        import cv2
+
+        image = frame.image
+        h, w = image.shape[:2]
+        width = max(64, int(self.width))
+        small = cv2.resize(image, (width, max(1, int(h * width / w))), interpolation=cv2.INTER_AREA)
+        self.texture = texture_from_bgr(small)
+        self.status = ""
+
+
+# ---------------------------------------------------------------------- home
+class HomeScreen(Screen):
+    notice = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="home", **kw)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.notice = app().notice
+        games = self.ids.games
+        games.clear_widgets()
+        available = set(registry.available())
+        for game_id, (_mod, _cls, title) in registry.GAMES.items():
+            ok = game_id in available or game_id in app().engines
+            b = BigButton(text=title if ok else f"{title}\n[size=12sp](not installed)[/size]", markup=True,
+                          disabled=not ok)
+            b.bind(on_release=lambda _b, g=game_id: self.choose(g))
+            games.add_widget(b)
+        for game_id in app().engines:
+            if game_id not in registry.GAMES:
+                b = BigButton(text=guide(game_id).title)
+                b.bind(on_release=lambda _b, g=game_id: self.choose(g))
+                games.add_widget(b)
+        resume = self.ids.resume
+        resume.clear_widgets()
+        for g in app().store.unfinished()[:3]:
+            title = guide(g.game).title
+            b = BigButton(text=f"Resume {title}: {', '.join(g.players)} ({len(g.actions)} actions)")
+            b.bind(on_release=lambda _b, gid=g.id: self.resume(gid))
+            resume.add_widget(b)
+
+    def choose(self, game_id: str) -> None:
+        players = self.manager.get_screen("players")
+        players.game = game_id
+        self.manager.current = "players"
+
+    def resume(self, game_id: int) -> None:
+        try:
+            app().vm.resume(game_id)
+        except (SessionError, RulesError) as exc:
+            self.notice = str(exc)
+            return
+        self.manager.current = "end" if app().vm.over else "game"
+
+
+# ---------------------------------------------------------------------- players
+class PlayersScreen(Screen):
+    game = StringProperty("")
+    title = StringProperty("")
+    count = NumericProperty(2)
+    first = NumericProperty(0)
+    error = StringProperty("")
+    names = ListProperty([])
+    colours = ListProperty([])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="players", **kw)
+        self.options: dict[str, Any] = {}
+
+    def engine(self) -> Any:
+        if self.game in app().engines:
+            return app().engines[self.game]
+        return registry.game_class(self.game)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        cls = self.engine()
+        self.title = guide(self.game, cls.title).title
+        self.min, self.max = cls.min_players, min(cls.max_players, len(COLOURS))
+        self.count = max(self.min, min(self.count, self.max))
+        if not self.names:
+            self.names = [f"Player {i + 1}" for i in range(len(COLOURS))]
+            self.colours = list(COLOURS)
+        self.options = dict(cls.default_options)
+        self.error = ""
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        box = self.ids.rows
+        box.clear_widgets()
+        for i in range(self.count):
+            row = Row(size_hint_y=None, height=app().u * 52)
+            name = TextInput(text=self.names[i], multiline=False, write_tab=False,
+                             font_size=app().u * 22, size_hint_x=0.5,
+                             padding=(app().u * 10, app().u * 12, app().u * 10, app().u * 8))
+            name.bind(text=lambda _w, t, i=i: self._set_name(i, t))
+            colour = BigButton(text=self.colours[i], background_normal="", background_color=rgba(self.colours[i]),
+                               color=(0, 0, 0, 1) if self.colours[i] in ("yellow", "orange", "green") else (1, 1, 1, 1),
+                               size_hint_x=0.25, height=app().u * 52)
+            colour.bind(on_release=lambda _b, i=i: self._next_colour(i))
+            starts = ToggleButton(text="starts" if i == self.first else "tap: starts", group="first",
+                                  state="down" if i == self.first else "normal", size_hint_x=0.25,
+                                  font_size=app().u * 18, allow_no_selection=False)
+            starts.bind(on_release=lambda _b, i=i: self._set_first(i))
+            row.add_widget(name)
+            row.add_widget(colour)
+            row.add_widget(starts)
+            box.add_widget(row)
+        opts = self.ids.options
+        opts.clear_widgets()
+        for key, value in self.options.items():
+            if isinstance(value, bool):
+                t = ToggleButton(text=_option_label(self.game, key), state="down" if value else "normal",
+                                 font_size=app().u * 18)
+                t.bind(state=lambda _w, st, k=key: self.options.__setitem__(k, st == "down"))
+                opts.add_widget(t)
+
+    def _set_name(self, i: int, text: str) -> None:
+        self.names[i] = text
+
+    def _next_colour(self, i: int) -> None:
+        taken = set(self.colours[: self.count]) - {self.colours[i]}
+        k = COLOURS.index(self.colours[i]) if self.colours[i] in COLOURS else 0
+        for step in range(1, len(COLOURS) + 1):
+            cand = COLOURS[(k + step) % len(COLOURS)]
+            if cand not in taken:
+                self.colours[i] = cand
+                break
+        self.rebuild()
+
+    def _set_first(self, i: int) -> None:
+        self.first = i
+        self.rebuild()
+
+    def more(self, delta: int) -> None:
+        self.count = max(self.min, min(self.max, self.count + delta))
+        self.first = min(self.first, self.count - 1)
+        self.rebuild()
+
+    def start(self) -> None:
+        seats = [Seat(self.names[i].strip(), self.colours[i], EDGES[i % len(EDGES)]) for i in range(self.count)]
+        try:
+            app().vm.start(self.game, seats, options=self.options, first_player=self.first)
+        except (SessionError, RulesError) as exc:
+            self.error = str(exc)
+            return
+        self.manager.current = "setup"
+
+
+def _option_label(game: str, key: str) -> str:
+    labels = {("bigsur", "landmarks"): "Advanced game: Landmarks"}
+    return labels.get((game, key), key.replace("_", " ").capitalize())
+
+
+# ---------------------------------------------------------------------- guided setup
+class SetupScreen(Screen):
+    steps = ListProperty([])
+    index = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="setup", **kw)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.steps = app().vm.session.setup_steps()
+        self.index = 0
+
+    def step(self, delta: int) -> None:
+        nxt = self.index + delta
+        if nxt >= len(self.steps):
+            self.manager.current = "game"
+        elif nxt >= 0:
+            self.index = nxt
+
+
+# ---------------------------------------------------------------------- the game
+class GameScreen(Screen):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="game", **kw)
+        self._bound = False
+
+    def on_pre_enter(self, *args: Any) -> None:
+        vm = app().vm
+        if not self._bound:
+            vm.bind(scoreboard=lambda *_: self.rebuild_scores(), announce_count=lambda *_: self.animate())
+            vm.bind(over=lambda _w, over: self._over(over))
+            vm.bind(picture=lambda _w, pic: self.ids.camera.show_picture(pic))
+            self._bound = True
+        vm.refresh()
+        self.rebuild_scores()
+        self.ids.camera.start(app().source)
+        session = vm.session
+        if session is not None and app().source is not None and not session.accepted_items \
+                and getattr(self, "_baselined", None) is not session:
+            # First look at the table: what lies there now is the start, not a play.
+            self._baselined = session
+            Clock.schedule_once(lambda dt: vm.end_turn(baseline=True), 0.3)
+
+    def on_leave(self, *args: Any) -> None:
+        self.ids.camera.stop()
+
+    def _over(self, over: bool) -> None:
+        if over and self.manager.current == "game":
+            Clock.schedule_once(lambda dt: setattr(self.manager, "current", "end"), 0.8)
+
+    def rebuild_scores(self) -> None:
+        box = self.ids.scores
+        box.clear_widgets()
+        u = app().u
+        for row in app().vm.scoreboard:
+            line = Row(size_hint_y=None, height=u * 34)
+            mark = "> " if row["to_move"] else "   "
+            line.add_widget(Label(text=f"{mark}{row['name']}", color=rgba(row["colour"]), font_size=u * 20,
+                                  bold=row["to_move"], halign="left", valign="middle", shorten=True,
+                                  text_size=(u * 170, None), size_hint_x=0.75))
+            line.add_widget(Label(text=str(row["total"]), font_size=u * 22, bold=True, size_hint_x=0.25))
+            box.add_widget(line)
+
+    def animate(self) -> None:
+        """A short roll: the announcement grows and settles (dice, monster cards, reveals)."""
+        label = self.ids.announce
+        Animation.cancel_all(label)
+        label.opacity = 0.2
+        label.font_size = app().u * 12
+        (Animation(opacity=1, font_size=app().u * 21, d=0.25, t="out_back")
+         + Animation(font_size=app().u * 18, d=0.15)).start(label)
+
+    def next_move(self) -> None:
+        """Demo: the scripted game's next move, entered as a player would by hand."""
+        script = app().demo_script
+        vm = app().vm
+        if vm.session is None or vm.over:
+            return
+        action = script.next_action(vm.session.game) if script is not None else None
+        if action is None:
+            vm.message = "The demo script has no move here: enter one by hand."
+            vm.message_ok = False
+            return
+        vm.enter(action)
+
+    def end_turn(self) -> None:
+        vm = app().vm
+        if app().demo and app().source is not None:
+            # Demo: show the camera reading, then play the scripted move the scene stands for.
+            vm.end_turn(after=self._demo_after_scan)
+        else:
+            vm.end_turn()
+
+    def _demo_after_scan(self, out: Any) -> None:
+        """Demo: the rendered scene is not the scripted game's table, so after showing what the
+        camera read, the scripted move is entered as a player would by hand."""
+        if out.ok:
+            return
+        seen = out.message
+        self.next_move()
+        vm = app().vm
+        vm.message = f"Camera: {seen}  Demo move: {vm.message}"
+        turn = getattr(app(), "next_scene", None)
+        if turn is not None:
+            turn()
+
+    def menu(self) -> None:
+        MenuView().open()
+
+
+class MenuView(ModalView):
+    confirm = StringProperty("")
+
+    def ask(self, what: str) -> None:
+        self.confirm = what
+
+    def do(self) -> None:
+        a = app()
+        what = self.confirm
+        self.dismiss()
+        if what == "home":
+            a.vm.close()
+            a.sm.current = "home"
+        elif what == "abandon":
+            a.vm.abandon()
+            a.sm.current = "home"
+        elif what == "quit":
+            a.stop()
+
+
+# ---------------------------------------------------------------------- hand entry
+class EntryScreen(Screen):
+    kinds = ListProperty([])
+    kind = StringProperty("")
+    heading = StringProperty("Enter an action")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="entry", **kw)
+        self.options: list[tuple[str, Any]] = []
+
+    def on_pre_enter(self, *args: Any) -> None:
+        vm = app().vm
+        if vm.choices:
+            self.heading = "The picture fits several plays: which one?"
+            self.options = [(vm.session.describe(a), a) for a in vm.choices]
+        else:
+            self.heading = "Enter an action"
+            self.options = vm.session.hand_entry() if vm.session is not None else []
+        kinds: list[str] = []
+        for _, a in self.options:
+            if a.kind not in kinds:
+                kinds.append(a.kind)
+        self.kinds = kinds
+        self.kind = kinds[0] if len(kinds) == 1 else ""
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        bar = self.ids.kinds
+        bar.clear_widgets()
+        if len(self.kinds) > 1:
+            for k in ["", *self.kinds]:
+                t = ToggleButton(text=k.replace("_", " ") or "all", group="kinds",
+                                 state="down" if k == self.kind else "normal", font_size=app().u * 18,
+                                 allow_no_selection=False)
+                t.bind(on_release=lambda _b, k=k: self.filter(k))
+                bar.add_widget(t)
+        self.ids.list.data = [
+            {"text": label, "index": i}
+            for i, (label, a) in enumerate(self.options) if not self.kind or a.kind == self.kind]
+
+    def filter(self, kind: str) -> None:
+        self.kind = kind
+        self.rebuild()
+
+    def pick(self, index: int) -> None:
+        _, action = self.options[index]
+        if app().vm.enter(action):
+            self.manager.current = "end" if app().vm.over else "game"
+        else:
+            self.manager.current = "game"
+
+    def back(self) -> None:
+        app().vm.choices = []
+        self.manager.current = "game"
+
+
+class EntryItem(Button):
+    index = NumericProperty(0)
+
+
+# ---------------------------------------------------------------------- rules reference
+class RulesScreen(Screen):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="rules", **kw)
+
+
+# ---------------------------------------------------------------------- end of game
+class EndScreen(Screen):
+    confirmed = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="end", **kw)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        vm = app().vm
+        self.confirmed = ""
+        box = self.ids.standings
+        box.clear_widgets()
+        u = app().u
+        for s in vm.standings:
+            head = Label(text=f"{s['place']}. {s['name']}   {s['score']}", color=rgba(s["colour"]),
+                         font_size=u * 24, bold=True, size_hint_y=None, height=u * 36, halign="left",
+                         text_size=(u * 420, None))
+            box.add_widget(head)
+            for ln in s["breakdown"]:
+                box.add_widget(Label(text=f"{ln['points']:+d}  {ln['label']}", font_size=u * 17,
+                                     size_hint_y=None, height=u * 26, halign="left",
+                                     text_size=(u * 420, None), shorten=True))
+        pic = vm.picture
+        tex = texture_from_jpeg(pic) if pic else None
+        self.ids.picture.texture = tex
+        self.ids.picture.opacity = 1 if tex is not None else 0
+
+    def confirm(self) -> None:
+        vm = app().vm
+        try:
+            vm.finish()
+        except (SessionError, ValueError) as exc:
+            self.confirmed = str(exc)
+            return
+        vm.close()
+        self.manager.current = "history"
+
+    def undo(self) -> None:
+        app().vm.undo()
+        if not app().vm.over:
+            self.manager.current = "game"
+
+
+# ---------------------------------------------------------------------- history
+class HistoryScreen(Screen):
+    exported = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="history", **kw)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.exported = ""
+        box = self.ids.stats
+        box.clear_widgets()
+        u = app().u
+        stats = app().store.player_stats()
+        head = Row(size_hint_y=None, height=u * 30)
+        for text in ("Player", "Game", "Played", "Wins", "Average", "Best"):
+            head.add_widget(Label(text=f"[b]{text}[/b]", markup=True, font_size=u * 17))
+        box.add_widget(head)
+        for s in stats:
+            row = Row(size_hint_y=None, height=u * 28)
+            for text in (s["player"], guide(s["game"]).title, s["games"], s["wins"], s["average"], s["best"]):
+                row.add_widget(Label(text=str(text), font_size=u * 16, shorten=True, text_size=(u * 120, None),
+                                     halign="center"))
+            box.add_widget(row)
+        if not stats:
+            box.add_widget(Label(text="No finished games yet.", font_size=u * 20, size_hint_y=None, height=u * 40))
+
+    def export(self) -> None:
+        store = app().store
+        out = Path(store.path).parent / "exports"
+        out.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        (out / f"plays-{stamp}.csv").write_text(store.plays_csv(), encoding="utf-8")
+        plays = [store.bgstats_play(g.id, title=guide(g.game).title) for g in store.finished_games()]
+        (out / f"bgstats-{stamp}.json").write_text(json.dumps(plays, indent=1), encoding="utf-8")
+        self.exported = f"Saved {len(plays)} plays to {out}"

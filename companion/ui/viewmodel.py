@@ -1,0 +1,216 @@
+"""The view-model: the session's state as Kivy properties, and the calls the screens make.
+
+Views (the .kv files) only bind to these properties and call these methods; all game logic stays
+in :mod:`companion.session`. Camera work runs on a worker thread and comes back through
+``Clock.schedule_once`` so Kivy widgets are only touched on the UI thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+
+from companion.session import Outcome, Session, SessionError, picture
+from companion.store import Seat, Store
+
+COLOUR_RGBA = {
+    "red": (0.86, 0.2, 0.18, 1), "blue": (0.2, 0.45, 0.9, 1), "yellow": (0.95, 0.8, 0.15, 1),
+    "green": (0.2, 0.7, 0.3, 1), "purple": (0.6, 0.35, 0.8, 1), "orange": (0.95, 0.55, 0.15, 1),
+    "black": (0.15, 0.15, 0.15, 1), "white": (0.95, 0.95, 0.95, 1),
+}
+
+
+def rgba(colour: str) -> tuple[float, float, float, float]:
+    return COLOUR_RGBA.get(colour, (0.6, 0.6, 0.6, 1))
+
+
+class TableModel(EventDispatcher):
+    """What every screen shows about the game in progress."""
+
+    session = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    prompt = StringProperty("")
+    message = StringProperty("")
+    message_ok = BooleanProperty(True)
+    busy = BooleanProperty(False)
+    busy_text = StringProperty("")
+    progress = NumericProperty(0)
+    to_move_name = StringProperty("")
+    to_move_colour = ListProperty([0.6, 0.6, 0.6, 1])
+    scoreboard = ListProperty([])
+    standings = ListProperty([])
+    log_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    waiting_for_table = BooleanProperty(False)
+    over = BooleanProperty(False)
+    reference_text = StringProperty("")
+    #: Actions offered when the picture fits several plays (the entry screen shows them).
+    choices = ListProperty([])
+    #: The newest random outcome the app drew ("Dice: Road + Car"), for the animation.
+    announcement = StringProperty("")
+    announce_count = NumericProperty(0)
+    #: JPEG of the last table picture the app accepted, and spots (table mm) to highlight.
+    picture = ObjectProperty(None, allownone=True)
+    spots = ListProperty([])
+    direction = StringProperty("clockwise")
+    camera_status = StringProperty("")
+
+    def __init__(self, store: Store, *, app_draws_all: bool = False, scanner: Any = None,
+                 source: Any = None, engines: dict[str, Any] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.store = store
+        self.app_draws_all = app_draws_all
+        self.scanner = scanner
+        self.source = source
+        #: Engine classes by game id that override the registry (tests).
+        self.engines = engines or {}
+        self.on_turn: list[Callable[[int | None], None]] = []
+        self.on_refused: list[Callable[[str], None]] = []
+
+    # ------------------------------------------------------------------ starting and resuming
+    def start(self, game: str, seats: list[Seat], *, options: dict[str, Any] | None = None,
+              first_player: int = 0, seed: int | None = None) -> None:
+        self.session = Session.new(self.store, game, seats, options=options, first_player=first_player,
+                                   seed=seed, app_draws_all=self.app_draws_all, scanner=self.scanner,
+                                   engine=self.engines.get(game))
+        self.choices = []
+        self._show(Outcome(True, f"{self.session.title} started: {', '.join(s.name for s in seats)}.",
+                           announcements=list(self.session.log)))
+
+    def resume(self, game_id: int) -> None:
+        stored = self.store.load(game_id)
+        self.session = Session.resume(self.store, game_id, app_draws_all=self.app_draws_all,
+                                      scanner=self.scanner, engine=self.engines.get(stored.game))
+        self.choices = []
+        self._show(Outcome(True, f"Resumed {self.session.title} after {len(self.session.game.actions)} actions."))
+
+    def close(self) -> None:
+        self.session = None
+        self.choices = []
+        self.message = ""
+
+    # ------------------------------------------------------------------ actions
+    def enter(self, action: Any) -> bool:
+        """A play entered by hand (or picked among the picture's choices)."""
+        if self.session is None or self.busy:
+            return False
+        try:
+            out = self.session.play(action)
+        except SessionError as exc:
+            out = Outcome(False, str(exc))
+        if out.ok:
+            self.choices = []
+        self._show(out)
+        return out.ok
+
+    def undo(self) -> None:
+        if self.session is None or self.busy:
+            return
+        self._show(self.session.undo())
+
+    def draw_for_table(self) -> None:
+        if self.session is None or self.busy:
+            return
+        self._show(self.session.draw_for_table())
+
+    def end_turn(self, *, after: Callable[[Outcome], None] | None = None, baseline: bool = False) -> None:
+        """Scan the table off the UI thread, then reconcile on it (or, with ``baseline``, take
+        the picture as the table to compare the next turns with)."""
+        session = self.session
+        if session is None or self.busy:
+            return
+        if self.source is None:
+            self._show(Outcome(False, "No camera: enter the action by hand."))
+            return
+        self.busy = True
+        self.busy_text = ("Reading the starting table..." if baseline
+                          else "Reading the table: keep your hands away...")
+        self.progress = 0.2
+
+        def work() -> None:
+            capture = session.capture(self.source)
+            Clock.schedule_once(lambda dt: self._captured(session, capture, after, baseline), 0)
+
+        threading.Thread(target=work, name="end-of-turn scan", daemon=True).start()
+
+    def _captured(self, session: Session, capture: Any, after: Callable[[Outcome], None] | None,
+                  baseline: bool = False) -> None:
+        self.progress = 0.8
+        self.busy = False
+        if session is not self.session:
+            return  # the game was left while the camera worked
+        out = session.baseline(capture) if baseline else session.accept(capture)
+        if out.choices:
+            self.choices = list(out.choices)
+        self._show(out)
+        if capture.image is not None:
+            # The newest picture, annotated, with rings where the players should look.
+            self.picture = picture(capture, out.spots)
+        if after is not None:
+            after(out)
+
+    def control(self, event: Any) -> None:
+        """A hardware or keyboard ControlEvent (already on the UI thread)."""
+        kind = getattr(event, "action", event)
+        if kind == "undo":
+            self.undo()
+        elif kind in ("end_turn", "scan"):
+            self.end_turn()
+
+    def finish(self) -> dict[str, Any]:
+        assert self.session is not None
+        result = self.session.finish()
+        return result
+
+    def abandon(self) -> None:
+        if self.session is not None and not self.session.over:
+            self.session.abandon()
+        self.close()
+
+    # ------------------------------------------------------------------ refresh
+    def _show(self, out: Outcome) -> None:
+        self.message = out.message
+        self.message_ok = out.ok
+        self.spots = [list(s) for s in out.spots]
+        for line in out.announcements:
+            self.log_text = (line + "\n" + self.log_text)[:4000]
+        drawn = [a for a in out.recorded if a.player is None]
+        if drawn and self.session is not None:
+            self.announcement = self.session.describe(drawn[-1])
+            self.announce_count += 1
+        if not out.ok:
+            for cb in self.on_refused:
+                cb(out.message)
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        self.title = s.title
+        self.prompt = s.prompt()
+        self.over = s.over
+        self.can_undo = s.can_undo()
+        self.waiting_for_table = s.waiting_for_table()
+        self.scoreboard = s.scoreboard()
+        self.direction = s.guide.direction
+        turn = s.to_move()
+        if turn is None:
+            self.to_move_name = "Game over" if s.over else "The app"
+            self.to_move_colour = [0.6, 0.6, 0.6, 1]
+        else:
+            self.to_move_name = s.seats[turn].name
+            self.to_move_colour = list(rgba(s.seats[turn].colour))
+        self.reference_text = "\n\n".join(f"[b]{k.replace('_', ' ').capitalize()}[/b]: {v}"
+                                          for k, v in s.reference())
+        if s.over:
+            self.standings = s.standings()
+        if self.picture is None:
+            self.picture = s.accepted_jpeg
+        for cb in self.on_turn:
+            cb(turn)

@@ -1,0 +1,323 @@
+"""Drives the real Kivy app with simulated touches: one whole game, a screenshot of every screen.
+
+Run by tests/ui/test_ui.py in a subprocess (Kivy has one window per process):
+
+    python -m tests.ui.drive GAME --out artifacts/screens --size 800x480 --data DIR [--script S]
+
+Scripts: ``game`` taps through a whole game (home, players, setup, game, hand entry, rules, the
+scripted moves, end, history); ``start`` starts a game, plays a few moves and prints each
+confirmed action; ``resume`` taps "Resume" on the home screen and prints the resumed actions.
+Every step is a real touch on the widget found by its text; a check that fails raises, which
+stops the app with a traceback and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("game")
+    p.add_argument("--out", default="artifacts/screens")
+    p.add_argument("--size", default="800x480")
+    p.add_argument("--data", required=True)
+    p.add_argument("--script", default="game", choices=["game", "start", "resume"])
+    p.add_argument("--max-moves", type=int, default=2000)
+    args = p.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+    os.environ["COMPANION_DATA"] = args.data
+
+    from companion.ui.window import configure_window
+
+    configure_window(width=w, height=h)
+    from kivy.clock import Clock
+
+    from companion.session.demo import DemoScript, demo_frames
+    from companion.store import Store
+    from companion.ui.app import CompanionApp
+    from hardware import ReplaySource
+
+    frames, _note = demo_frames(args.game, count=2, size=(1152, 648))
+    source = ReplaySource(frames[:1], loop=True, fps=4)
+    store = Store(Path(args.data) / "companion.sqlite3")
+    app = CompanionApp(store=store, source=source, demo=True)
+    scenes = iter(frames * 10_000)
+    app.next_scene = lambda: source.show([next(scenes)])
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    tag = f"{args.game}-{w}x{h}"
+    script = {"game": whole_game, "start": start_and_play, "resume": resume}[args.script]
+    steps = script(app, args, out, tag)
+    failure: list[BaseException] = []
+
+    def tick(_dt: float) -> None:
+        try:
+            next(steps)
+        except StopIteration:
+            app.stop()
+        except BaseException as exc:  # report after the loop: Kivy would swallow it in a callback
+            failure.append(exc)
+            app.stop()
+
+    def begin(_dt: float) -> None:
+        app.demo_script = DemoScript.for_game(args.game)
+        Clock.schedule_interval(tick, 0)
+
+    Clock.schedule_once(begin, 0.5)
+    app.run()
+    if failure:
+        import traceback
+
+        # Kivy routes sys.stderr into its logger; write the failure where the test can read it.
+        traceback.print_exception(failure[0], file=sys.__stderr__)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------------- helpers
+def widgets(root):
+    yield root
+    for child in root.children:
+        yield from widgets(child)
+
+
+def find(app, text, *, screen=True):
+    from kivy.uix.button import Button
+
+    base = app.sm.current_screen if screen else app.root_window
+    found = [w for w in widgets(base) if isinstance(w, Button) and w.text.split("\n")[0].strip() == text
+             and not w.disabled and w.opacity > 0]
+    if not found:
+        texts = sorted({w.text for w in widgets(base) if isinstance(w, Button)})
+        raise AssertionError(f"no enabled button {text!r} on {app.sm.current}; buttons: {texts}")
+    return found[0]
+
+
+def tap(widget):
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def settle(n=3):
+    """Let Kivy run a few frames (layout, transitions, Clock callbacks)."""
+    for _ in range(n):
+        yield
+
+
+def shot(app, out, name):
+    """A screenshot of what is on the window now (modal views included)."""
+    from kivy.core.window import Window
+
+    path = out / f"{name}.png"
+    if path.exists():
+        path.unlink()
+    Window.screenshot(name=str(path))
+    # Kivy numbers screenshot names when the name has no "{}"; keep ours exact.
+    made = sorted(out.glob(f"{name}*.png"), key=lambda p: p.stat().st_mtime)
+    if made and made[-1] != path:
+        made[-1].rename(path)
+    return path
+
+
+def on(app, *names):
+    """The screen is shown and its transition is over (ScreenManager ignores touches meanwhile)."""
+    return app.sm.current in names and not app.sm.transition.is_active
+
+
+def wait_for(cond, what, limit=600):
+    for _ in range(limit):
+        if cond():
+            return
+        yield
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def check_labels_fit(app, where):
+    """No label text may be cut by its own box at this window size unless it is meant to shorten."""
+    from kivy.uix.label import Label
+
+    bad = []
+    for w in widgets(app.sm.current_screen):
+        if isinstance(w, Label) and w.text and w.opacity > 0 and w.width > 0 and w.height > 0:
+            tw, th = w.texture_size
+            if not w.shorten and w.text_size[0] is None and tw > w.width + 2:
+                bad.append(f"{w.text[:30]!r} is {tw:.0f}px wide in {w.width:.0f}px")
+            if not w.shorten and w.text_size[1] is not None and th > w.height + 2 \
+                    and not w.max_lines:
+                bad.append(f"{w.text[:30]!r} is {th:.0f}px tall in {w.height:.0f}px")
+            if w.font_size < 13:
+                bad.append(f"{w.text[:30]!r} has a {w.font_size:.0f}px font")
+    assert not bad, f"{where}: " + "; ".join(bad)
+
+
+def start_game(app, args, out, tag, snap=True):
+    yield from wait_for(lambda: on(app, "home"), "home")
+    yield from settle()
+    if snap:
+        check_labels_fit(app, "home")
+        shot(app, out, f"{tag}-01-home")
+    from rules import registry
+
+    title = registry.GAMES[args.game][2] if args.game in registry.GAMES else args.game
+    tap(find(app, title))
+    yield from wait_for(lambda: on(app, "players"), "players screen")
+    yield from settle(8)
+    if snap:
+        check_labels_fit(app, "players")
+        shot(app, out, f"{tag}-02-players")
+    tap(find(app, "Start the game"))
+    yield from wait_for(lambda: on(app, "setup"), "setup screen")
+    yield from settle(8)
+    if snap:
+        shot(app, out, f"{tag}-03-setup")
+    while app.sm.current == "setup":
+        button = find(app, "Play!") if app.sm.current_screen.index + 1 >= len(app.sm.current_screen.steps) \
+            else find(app, "Done, next")
+        tap(button)
+        yield from settle(2)
+    yield from wait_for(lambda: on(app, "game"), "game screen")
+    yield from settle(10)
+
+
+# ---------------------------------------------------------------------- scripts
+def whole_game(app, args, out, tag):
+    yield from start_game(app, args, out, tag)
+    vm = app.vm
+    # The first look at the table (the starting layout) runs off the UI thread with progress.
+    yield from wait_for(lambda: vm.busy, "the starting scan", limit=50)
+    shot(app, out, f"{tag}-04a-reading")
+    yield from wait_for(lambda: not vm.busy, "the starting scan", limit=100_000)
+    yield from settle(4)
+    check_labels_fit(app, "game")
+    shot(app, out, f"{tag}-04-game")
+    # End turn with the replay camera: a real scan off the UI thread, progress shown.
+    if not vm.waiting_for_table and not vm.over:
+        tap(find(app, "End turn"))
+        yield from settle(2)
+        yield from wait_for(lambda: not vm.busy, "the end-of-turn scan", limit=100_000)
+        yield from settle(4)
+        shot(app, out, f"{tag}-05-after-scan")
+    # Hand entry: the first legal action.
+    if not vm.over:
+        if vm.waiting_for_table:
+            tap(find(app, "App draws"))
+            yield from settle(2)
+        before = len(vm.session.game.actions)
+        tap(find(app, "Enter play"))
+        yield from wait_for(lambda: on(app, "entry"), "entry screen")
+        yield from settle(8)
+        check_labels_fit(app, "entry")
+        shot(app, out, f"{tag}-06-entry")
+        items = [w for w in widgets(app.sm.current_screen) if type(w).__name__ == "EntryItem"]
+        assert items, "the entry screen lists no action"
+        tap(sorted(items, key=lambda w: -w.y)[0])
+        yield from wait_for(lambda: on(app, "game", "end"), "back to the game")
+        yield from settle(4)
+        assert len(vm.session.game.actions) > before, vm.message
+    # Rules reference.
+    if app.sm.current == "game":
+        tap(find(app, "Rules"))
+        yield from wait_for(lambda: on(app, "rules"), "rules screen")
+        yield from settle(6)
+        shot(app, out, f"{tag}-07-rules")
+        tap(find(app, "Back"))
+        yield from wait_for(lambda: on(app, "game"), "game screen")
+    # Undo a move, if the engine allows it here.
+    if vm.can_undo:
+        n = len(vm.session.game.actions)
+        tap(find(app, "Undo"))
+        yield from settle(2)
+        assert len(vm.session.game.actions) == n - 1
+    # The menu, opened and closed (leaving needs a confirmation).
+    tap(find(app, "Menu"))
+    yield from settle(6)
+    shot(app, out, f"{tag}-08-menu")
+    tap(find(app, "Leave the app", screen=False))
+    yield from settle(2)
+    assert app.sm.current == "game"  # not left: a confirmation is asked first
+    tap(find(app, "No", screen=False))
+    yield from settle(1)
+    tap(find(app, "Close", screen=False))
+    yield from settle(4)
+    # The rest of the game: scripted moves through the Next move / App draws buttons.
+    moves = 0
+    midgame_shot = False
+    while not vm.over:
+        if app.sm.current != "game":
+            raise AssertionError(f"left the game screen for {app.sm.current}: {vm.message}")
+        name = "App draws" if vm.waiting_for_table else "Next move"
+        before = len(vm.session.game.actions)
+        tap(find(app, name))
+        yield
+        if len(vm.session.game.actions) == before and not vm.over:
+            raise AssertionError(f"{name} did nothing: {vm.message}")
+        moves += 1
+        if moves == 12 and not midgame_shot:
+            yield from settle(3)
+            check_labels_fit(app, "game mid-game")
+            shot(app, out, f"{tag}-09-midgame")
+            midgame_shot = True
+        if moves > args.max_moves:
+            raise AssertionError(f"no end after {moves} moves")
+    yield from wait_for(lambda: on(app, "end"), "end screen", limit=200)
+    yield from settle(8)
+    check_labels_fit(app, "end")
+    shot(app, out, f"{tag}-10-end")
+    tap(find(app, "Confirm the result"))
+    yield from wait_for(lambda: on(app, "history"), "history screen")
+    yield from settle(8)
+    shot(app, out, f"{tag}-11-history")
+    tap(find(app, "Export all plays (CSV and BG Stats JSON)"))
+    yield from settle(2)
+    exports = list((Path(args.data) / "exports").glob("bgstats-*.json"))
+    assert exports and json.loads(exports[0].read_text())[0]["game"]["sourceGameId"] == args.game
+    finished = app.store.finished_games()
+    assert len(finished) == 1 and finished[0].record["game"] == args.game
+    print(json.dumps({"moves": moves, "actions": len(finished[0].record["actions"])}), flush=True)
+    tap(find(app, "Home"))
+    yield from wait_for(lambda: on(app, "home"), "home")
+
+
+def start_and_play(app, args, out, tag):
+    yield from start_game(app, args, out, tag, snap=False)
+    vm = app.vm
+    print(json.dumps({"game": vm.session.id, "actions": [a.to_json() for a in vm.session.game.actions]}),
+          flush=True)
+    for _ in range(args.max_moves):
+        if vm.over:
+            break
+        name = "App draws" if vm.waiting_for_table else "Next move"
+        tap(find(app, name))
+        yield
+        print(json.dumps({"game": vm.session.id,
+                          "actions": [a.to_json() for a in vm.session.game.actions]}), flush=True)
+
+
+def resume(app, args, out, tag):
+    yield from wait_for(lambda: on(app, "home"), "home")
+    yield from settle(6)
+    shot(app, out, f"{tag}-12-home-resume")
+    resume_buttons = [w for w in widgets(app.sm.current_screen)
+                      if type(w).__name__ == "BigButton" and w.text.startswith("Resume ")]
+    assert resume_buttons, "no game is offered for resume"
+    tap(resume_buttons[0])
+    yield from wait_for(lambda: on(app, "game", "end"), "the resumed game")
+    yield from settle(6)
+    print(json.dumps({"game": app.vm.session.id,
+                      "actions": [a.to_json() for a in app.vm.session.game.actions]}), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
