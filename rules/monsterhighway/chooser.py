@@ -51,6 +51,10 @@ def playout_choice(game: Game[Any], legal: list[Action], rng: random.Random) -> 
         return rng.choice(kinds[rng.choice(extras)])
     if "reroll" in kinds and rng.random() < 0.1:
         return rng.choice(kinds["reroll"])
+    # Exchange now and then; when nothing can be placed, half the time (the other half skips).
+    exchange_odds = 0.05 if "place_tile" in kinds else 0.5
+    if "exchange_tile" in kinds and rng.random() < exchange_odds:
+        return rng.choice(kinds["exchange_tile"])
     if "place_tile" in kinds:
         options = kinds["place_tile"]
         homes = [a for a in options if g.catalog.tiles[a["tile"]].kind == "home base"]
@@ -64,8 +68,6 @@ def playout_choice(game: Game[Any], legal: list[Action], rng: random.Random) -> 
                 scored.append((_lean(g, p, cell, mask), rng.random(), a))
             return min(scored, key=lambda t: (t[0], t[1]))[2]
         return rng.choice(options)
-    if "exchange_tile" in kinds and rng.random() < 0.5:
-        return rng.choice(kinds["exchange_tile"])
     if "move_car" in kinds and home is not None:
         here = g.grid.distance(g.state.cars[p], home)
         best = min(kinds["move_car"], key=lambda a: (g.grid.distance(g.catalog.cell_of(a["to"]), home), rng.random()))

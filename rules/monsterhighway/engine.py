@@ -882,7 +882,8 @@ class MonsterHighway(Game[MonsterState]):
         if s.winner == player:
             return Breakdown(player, (line("home", 0, "reached Home Base first", at=self.name_of(home)),))
         d = self.grid.distance(s.cars[player], home)
-        return Breakdown(player, (line("distance", -d, f"{d} spaces from Home Base", at=self.name_of(s.cars[player])),))
+        label = f"{d} space{'' if d == 1 else 's'} from Home Base"
+        return Breakdown(player, (line("distance", -d, label, at=self.name_of(s.cars[player])),))
 
     def zones(self) -> dict[str, Counter[str]]:
         s = self.state
