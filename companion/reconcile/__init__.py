@@ -3,9 +3,9 @@
 The end-of-turn picture (a vision ``Observation``) is compared with the last picture the app
 accepted. What appeared is matched against the rules engine's legal actions; what vanished or
 moved without a reason is reported so the players can fix the table. Each game may add a module
-``companion.reconcile.<game>`` with ``candidates(game, diff) -> list[Action]`` (actions built from
-the picture, legal or not, so the engine can give its exact reason) and ``explains(action, item)``;
-without one, the generic matcher below is used.
+``companion.reconcile.<game>`` with ``candidates(game, diff, observation, context) -> list[Action]``
+(actions built from the picture, legal or not, so the engine can give its exact reason; ``context``
+holds the table edge of each seat as ``edges``); without one, the generic matcher below is used.
 
 Observations are read by attribute (``items``, each with ``id``, ``rotation``, ``center_mm``), so
 this module does not import the vision package.
@@ -109,7 +109,7 @@ REGISTERED: dict[str, Any] = {}
 
 
 def register(game_name: str, module: Any) -> None:
-    """Use ``module`` (anything with ``candidates(game, diff, observation)``) for ``game_name``."""
+    """Use ``module`` (anything with ``candidates(game, diff, observation, context)``) for ``game_name``."""
     REGISTERED[game_name] = module
 
 
@@ -125,7 +125,7 @@ def game_module(game_name: str) -> Any | None:
 
 
 def reconcile(game: Any, before: Iterable[Any], observation: Any,
-              explained_ids: Iterable[str] = ()) -> Reading:
+              explained_ids: Iterable[str] = (), *, edges: Iterable[str] = ()) -> Reading:
     """Compare the accepted picture ``before`` (items) with ``observation`` for the live ``game``.
 
     ``explained_ids``: ids that actions recorded since the accepted picture name (a card the
@@ -136,7 +136,7 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     module = game_module(game.name)
     explained = set(explained_ids)
     if module is not None and hasattr(module, "candidates"):
-        reading.candidates = list(module.candidates(game, d, observation))
+        reading.candidates = list(module.candidates(game, d, observation, {"edges": list(edges)}))
     else:
         reading.candidates = generic_candidates(game, d)
     for gone in d.removed:

@@ -348,7 +348,8 @@ class Session:
         if self.over:
             return Outcome(False, "the game is over: no more plays are read")
         obs = capture.observation
-        reading: Reading = reconcile(self.game, self.accepted_items, obs, self._explained)
+        reading: Reading = reconcile(self.game, self.accepted_items, obs, self._explained,
+                                     edges=[s.edge for s in self.seats])
         if reading.problems:
             return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
                            spots=reading.spots, rule="table")

@@ -84,7 +84,7 @@ class TableToyReconciler:
     """Cells are 100 mm apart along x: a new card at x mm was placed in cell round(x / 100)."""
 
     @staticmethod
-    def candidates(game, diff, observation):
+    def candidates(game, diff, observation, context):
         return [Action.of("place", game.current_player(), card=s.id, cell=round(s.center[0] / 100))
                 for s in diff.added if game.current_player() is not None]
 
