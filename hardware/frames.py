@@ -320,10 +320,12 @@ class FrameSource:
                 self._end_attempt(attempt, abandon=False)
                 break
             self._end_attempt(attempt, abandon=True)
-            self._report_lost(reason)
+            first = self._report_lost(reason)
             if attempt.frames:
                 backoff = self.backoff_initial
-            log.warning("camera %s lost (%s); retrying in %.2f s", self.spec, reason, backoff)
+            # One warning per outage; the retries of a long outage only at debug level.
+            (log.warning if first else log.debug)("camera %s lost (%s); retrying in %.2f s",
+                                                   self.spec, reason, backoff)
             if self._stopping.wait(backoff):
                 break
             backoff = min(backoff * 2, self.backoff_max)
@@ -462,7 +464,8 @@ class FrameSource:
             log.info("camera %s is back", self.spec)
             self._emit(CameraBack(source=self.spec))
 
-    def _report_lost(self, reason: str) -> None:
+    def _report_lost(self, reason: str) -> bool:
+        """Record the loss; True (and one CameraLost event) when it starts a new outage."""
         with self._cond:
             first = self._state != "lost"
             self._lost_reason = reason
@@ -473,6 +476,7 @@ class FrameSource:
             self._cond.notify_all()
         if first:
             self._emit(CameraLost(reason=reason, source=self.spec))
+        return first
 
     def _emit(self, event: CameraEvent) -> None:
         with self._cond:
