@@ -27,7 +27,7 @@ SIDES = ("highway", "material")
 ENDS = ("left", "right")
 
 PLAYER_KINDS = ("starter_side", "draw", "draw_deck", "build", "flip", "landmark", "end_turn")
-CHANCE_KINDS = ("deal_starter", "reveal", "reveal_landmark")
+CHANCE_KINDS = ("deal_starter", "deck_top", "reveal", "reveal_landmark")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +55,17 @@ class Seat:
 class BigSurState:
     seats: list[Seat]
     starters_box: list[str]
-    #: Double-sided cards nobody has seen: the draw deck below its top card, and the cards left
-    #: in the box (which ones are which is unknown until they are turned up).
+    #: Double-sided cards nobody has identified: the draw deck (its top card included) and the
+    #: cards left in the box. Which is which is unknown until a card is turned Highway side up.
     unseen: list[str]
-    #: How many of ``unseen`` are in the draw deck.
+    #: How many cards of the draw deck lie under its top card.
     hidden: int
-    #: The deck lies Material side up, so its top card is in view (None once the deck is empty).
-    deck_top: str | None = None
+    #: The deck lies Material side up: the material its top card shows (None once it is empty).
+    #: Only the material is in view, so the card itself stays unidentified (and in ``unseen``).
+    top: str | None = None
+    #: The card just taken off the top, waiting to be identified: its material, and the seat whose
+    #: hand it went to (None: it was turned Highway side up into the row).
+    lifted: tuple[str, int | None] | None = None
     row: list[str] = field(default_factory=list)
     landmark_pool: list[str] = field(default_factory=list)
     landmarks_up: list[str] = field(default_factory=list)
@@ -79,7 +83,7 @@ class BigSurState:
     over: bool = False
 
     def deck_size(self) -> int:
-        return self.hidden + (self.deck_top is not None)
+        return self.hidden + (self.top is not None)
 
 
 def _text(action: Action, name: str) -> str:
@@ -125,8 +129,10 @@ class BigSur(Game[BigSurState]):
         s = self.state
         if any(seat.starter is None for seat in s.seats):
             return "deal_starter"
-        if s.deck_top is None and s.hidden > 0:
+        if s.lifted is not None:
             return "reveal"
+        if s.top is None and s.hidden > 0:
+            return "deck_top"
         if s.refilling_landmarks and len(s.landmarks_up) < FACE_UP_LANDMARKS and s.landmark_pool:
             return "reveal_landmark"
         return None
@@ -135,12 +141,13 @@ class BigSur(Game[BigSurState]):
         """The table's housekeeping after every action: turned-up deck cards fill the row while it
         is being refilled, and the game ends after the last player's turn once the deck is empty."""
         s = self.state
-        if s.refilling_row:
-            if len(s.row) < ROW and s.deck_top is not None:
-                s.row.append(s.deck_top)
-                s.deck_top = None
+        if s.refilling_row and s.lifted is None:
             if len(s.row) >= ROW or s.deck_size() == 0:
                 s.refilling_row = False
+            elif s.top is not None:
+                # The top card is turned Highway side up into the row; the next one comes into view.
+                s.lifted = (s.top, None)
+                s.top = None
         if s.refilling_landmarks and (len(s.landmarks_up) >= FACE_UP_LANDMARKS or not s.landmark_pool):
             s.refilling_landmarks = False
         if s.closing is not None and self._chance_kind() is None:
@@ -169,7 +176,12 @@ class BigSur(Game[BigSurState]):
             to = next(i for i, st in enumerate(s.seats) if st.starter is None)
             return [Action.of("deal_starter", None, card=c, seat=to) for c in s.starters_box]
         if chance == "reveal":
-            return [Action.of("reveal", None, card=c) for c in s.unseen]
+            assert s.lifted is not None
+            return [Action.of("reveal", None, card=c) for c in s.unseen
+                    if self.catalog.cards[c].material == s.lifted[0]]
+        if chance == "deck_top":
+            counts = self._unseen_materials()
+            return [Action.of("deck_top", None, material=m) for m in self.catalog.materials if counts[m]]
         if chance == "reveal_landmark":
             return [Action.of("reveal_landmark", None, tile=t) for t in s.landmark_pool]
         p = s.turn
@@ -179,8 +191,8 @@ class BigSur(Game[BigSurState]):
             return [Action.of("starter_side", p, material=m) for m in self.catalog.starters[seat.starter].materials]
         if self._drawing():
             out = [Action.of("draw", p, card=c, side=side) for c in s.row for side in SIDES]
-            if s.deck_top is not None:
-                out.append(Action.of("draw_deck", p, card=s.deck_top))
+            if s.top is not None:
+                out.append(Action.of("draw_deck", p))
             return out
         out = []
         if not s.landmark_taken:
@@ -198,7 +210,7 @@ class BigSur(Game[BigSurState]):
 
     def _drawing(self) -> bool:
         s = self.state
-        return s.drawn < DRAWS_PER_TURN and (bool(s.row) or s.deck_top is not None)
+        return s.drawn < DRAWS_PER_TURN and (bool(s.row) or s.top is not None)
 
     def _may_flip(self) -> bool:
         s = self.state
@@ -301,14 +313,40 @@ class BigSur(Game[BigSurState]):
         s.seats[seat].starter = card
         s.seats[seat].materials.append(card)
 
+    def _unseen_materials(self) -> Counter[str]:
+        return Counter(self.catalog.cards[c].material for c in self.state.unseen)
+
+    def chance_weights(self, outcomes: list[Action]) -> list[float]:
+        """The deck's next top shows a material as often as unidentified cards carry it."""
+        if outcomes and outcomes[0].kind == "deck_top":
+            counts = self._unseen_materials()
+            return [float(counts[a["material"]]) for a in outcomes]
+        return super().chance_weights(outcomes)
+
+    def _deck_top(self, action: Action) -> None:
+        s = self.state
+        material = _text(action, "material")
+        if self._unseen_materials()[material] == 0:
+            raise IllegalAction(f"no card that could be in the draw deck shows {material!r}", rule="setup")
+        s.hidden -= 1
+        s.top = material
+
     def _reveal(self, action: Action) -> None:
         s = self.state
         card = _text(action, "card")
+        assert s.lifted is not None
+        material, seat = s.lifted
         if card not in s.unseen:
-            raise IllegalAction(f"{card} is not a card that could be under the draw deck's top", rule="setup")
+            raise IllegalAction(f"{card} is not a card that could have been in the draw deck", rule="setup")
+        if self.catalog.cards[card].material != material:
+            raise IllegalAction(f"the card taken off the deck showed {material}, and {card}'s Material side is "
+                                f"{self.catalog.cards[card].material}", rule="setup")
         s.unseen.remove(card)
-        s.hidden -= 1
-        s.deck_top = card
+        s.lifted = None
+        if seat is None:
+            s.row.append(card)
+        else:
+            s.seats[seat].materials.append(card)
 
     def _reveal_landmark(self, action: Action) -> None:
         s = self.state
@@ -351,18 +389,19 @@ class BigSur(Game[BigSurState]):
     def _draw_deck(self, action: Action, p: int) -> None:
         s = self.state
         self._must_have_chosen_starter(p)
-        card = _text(action, "card")
         if "side" in action and action["side"] != "material":
             raise IllegalAction("the draw deck's top card may only be added to the hand as a Material card",
                                 rule="drawing: draw deck")
         if not self._drawing():
             raise IllegalAction("you have drawn your two cards this turn", rule="drawing")
-        if s.deck_top is None:
+        if s.top is None:
             raise IllegalAction("the draw deck is empty", rule="drawing: draw deck")
-        if card != s.deck_top:
-            raise IllegalAction(f"the draw deck's top card is {s.deck_top}, not {card}", rule="drawing: draw deck")
-        s.deck_top = None
-        s.seats[p].materials.append(card)
+        if "material" in action and action["material"] != s.top:
+            raise IllegalAction(f"the draw deck's top card shows {s.top}, not {action['material']!r}",
+                                rule="drawing: draw deck")
+        # Which card it is stays unknown to the table; the chance outcome that follows names it.
+        s.lifted = (s.top, p)
+        s.top = None
         s.drawn += 1
 
     def _in_building_step(self, p: int, what: str) -> None:
@@ -556,7 +595,6 @@ class BigSur(Game[BigSurState]):
         out: dict[str, Counter[str]] = {
             "starters in the box": Counter(s.starters_box),
             "unseen (deck and box)": Counter(s.unseen),
-            "deck top": Counter([s.deck_top] if s.deck_top else []),
             "row": Counter(s.row),
             "landmarks face down": Counter(s.landmark_pool),
             "landmarks face up": Counter(s.landmarks_up),
@@ -576,8 +614,10 @@ class BigSur(Game[BigSurState]):
         k = action.kind
         if k == "deal_starter":
             return f"{self.players[action['seat']]} is dealt Starter card {action['card']}"
+        if k == "deck_top":
+            return f"the draw deck's top card shows {action['material']}"
         if k == "reveal":
-            return f"{action['card']} is turned up from the draw deck"
+            return f"{action['card']} comes off the draw deck"
         if k == "reveal_landmark":
             return f"Landmark {self.catalog.landmarks[action['tile']].name} is turned face up"
         if k == "build":
@@ -585,7 +625,7 @@ class BigSur(Game[BigSurState]):
         if k == "draw":
             return f"{who} draws {action['card']} from the row as a {action['side']} card"
         if k == "draw_deck":
-            return f"{who} draws {action['card']} from the deck as a material card"
+            return f"{who} draws the deck's top card as a material card"
         if k == "starter_side":
             return f"{who} turns the {action['material']} side of their Starter card up"
         if k == "end_turn":

@@ -15,7 +15,7 @@ from ..actions import Action
 from ..record import Record
 from .engine import BigSur
 
-SEED = 2026
+SEED = 2028
 PLAYERS = ("Ana", "Ben", "Cleo")
 
 
@@ -31,7 +31,11 @@ def _gain(game: BigSur, action: Action) -> int:
 def _draw_value(game: BigSur, action: Action) -> float:
     cat, s = game.catalog, game.state
     seat = s.seats[s.turn]
-    card = cat.cards[action["card"]]
+    if action.kind == "draw_deck":
+        material = s.top or ""
+    else:
+        card = cat.cards[action["card"]]
+        material = card.material
     if action.kind == "draw" and action["side"] == "highway":
         ends = {t for c in (seat.tableau[:1] + seat.tableau[-1:]) for t in cat.cards[c].terrains}
         return (2 if set(card.terrains) & ends else 0) + card.miles / 2 - len(seat.highways)
@@ -40,7 +44,7 @@ def _draw_value(game: BigSur, action: Action) -> float:
         short.update(cat.cards[h].cost)
     for m in seat.materials:
         short[game.hand_material(s.turn, m)] -= 1
-    return 1.5 if short[card.material] > 0 else 0.2
+    return 1.5 if short[material] > 0 else 0.2
 
 
 def greedy_choice(game: BigSur, legal: list[Action], rng: random.Random) -> Action:

@@ -60,7 +60,7 @@ def test_draw_deck_size_depends_on_the_player_count(players: int, deck: int) -> 
     """"2-Player Games: Create a Draw Deck of 40 Cards / 3-Player ... 58 Cards / 4-Player ... 76 cards\""""
     game = started(players)
     assert len(game.state.row) + game.state.deck_size() == deck
-    assert len(game.state.unseen) == 90 - len(game.state.row) - 1  # the rest stays in the box
+    assert len(game.state.unseen) == 90 - len(game.state.row)  # the deck (top included) and the box
 
 
 def test_draw_row_of_five_highway_side_up_and_the_deck_material_side_up() -> None:
@@ -68,7 +68,7 @@ def test_draw_row_of_five_highway_side_up_and_the_deck_material_side_up() -> Non
     the Highway side facing up. Make sure the deck is Material (gray) side-up.\""""
     game = started(2)
     assert len(game.state.row) == 5
-    assert game.state.deck_top in CAT.cards  # its material is in view
+    assert game.state.top in CAT.materials  # the top card's material is in view, not which card it is
 
 
 def test_advanced_game_turns_three_landmark_tiles_face_up() -> None:
@@ -85,7 +85,8 @@ def test_shuffles_and_deals_are_recorded_chance_outcomes() -> None:
     assert {a.kind for a in game.legal_actions()} == {"deal_starter"}
     game.resolve_chance()
     kinds = [a.kind for a in game.actions]
-    assert kinds == ["deal_starter"] * 2 + ["reveal"] * 6
+    # Each row card is first in view on the deck (its material), then turned Highway side up.
+    assert kinds == ["deal_starter"] * 2 + ["deck_top", "reveal"] * 5 + ["deck_top"]
     assert all(a.player is None for a in game.actions)
     with pytest.raises(UndoRefused):
         game.pop()
@@ -142,16 +143,35 @@ def test_deck_top_may_only_be_added_as_a_material_card() -> None:
     """"Players may also draw the topmost card from the draw deck, but may only add it to their hand
     as a Material card.\""""
     game = started(2)
-    top = game.state.deck_top
+    top = game.state.top
     assert top is not None
-    refused(game, Action.of("draw_deck", 0, card=top, side="highway"), "drawing: draw deck")
-    wrong = next(c for c in CAT.cards if c != top)
-    refused(game, Action.of("draw_deck", 0, card=wrong), "drawing: draw deck")
-    game.push(Action.of("draw_deck", 0, card=top))
-    assert top in game.state.seats[0].materials
-    assert game.is_chance_node(), "the next deck card's material comes into view"
+    refused(game, Action.of("draw_deck", 0, side="highway"), "drawing: draw deck")
+    wrong = next(m for m in CAT.materials if m != top)
+    refused(game, Action.of("draw_deck", 0, material=wrong), "drawing: draw deck")
+    hand = list(game.state.seats[0].materials)
+    game.push(Action.of("draw_deck", 0, material=top))
+    # The card's identity is a chance outcome among the unidentified cards showing that material.
+    assert game.is_chance_node()
+    outcomes = game.legal_actions()
+    assert outcomes and all(a.kind == "reveal" and CAT.cards[a["card"]].material == top for a in outcomes)
+    other = next(c for c in game.state.unseen if CAT.cards[c].material != top)
+    refused(game, Action.of("reveal", None, card=other), "setup")
+    game.push(outcomes[0])
+    assert game.state.seats[0].materials == [*hand, outcomes[0]["card"]]
+    assert game.is_chance_node() and {a.kind for a in game.legal_actions()} == {"deck_top"}
     game.resolve_chance()
-    assert game.state.deck_top not in (None, top)
+    assert game.state.top is not None and game.current_player() == 0
+
+
+def test_the_deck_top_shows_materials_as_often_as_the_cards_carry_them() -> None:
+    """The deck's top is a random card: its material comes up as often as unseen cards carry it."""
+    game = started(2)
+    game.push(Action.of("draw_deck", 0))
+    game.push(game.sample_chance())
+    outcomes = game.legal_actions()
+    weights = game.chance_weights(outcomes)
+    counts = {m: sum(1 for c in game.state.unseen if CAT.cards[c].material == m) for m in CAT.materials}
+    assert {a["material"]: w for a, w in zip(outcomes, weights, strict=True)} == {m: n for m, n in counts.items() if n}
 
 
 def test_drawing_is_mandatory() -> None:
@@ -199,8 +219,8 @@ def test_a_player_draws_what_is_left_when_row_and_deck_run_out() -> None:
     """Drawing is mandatory, but nobody can draw from an empty row and an empty deck."""
     game = started(2)
     s = game.state
-    s.unseen.extend([*s.row[1:], s.deck_top])
-    s.row, s.deck_top, s.hidden = s.row[:1], None, 0
+    s.unseen.extend(s.row[1:])
+    s.row, s.top, s.hidden = s.row[:1], None, 0
     game.push(Action.of("draw", 0, card=s.row[0], side="highway"))
     assert [a.kind for a in game.legal_actions()] == ["end_turn"]
     game.push(Action.of("end_turn", 0))
@@ -441,7 +461,7 @@ def _landmark_table(tile_id: str) -> tuple[BigSur, list[str]]:
     chosen: list[str] = []
     for spec in tile.requires:
         pick = next(c.id for c in CAT.cards.values()
-                    if spec.fits(c) and c.id not in chosen and c.id not in s.row and c.id != s.deck_top)
+                    if spec.fits(c) and c.id not in chosen and c.id in s.unseen)
         chosen.append(pick)
     put(game, 0, tableau=chosen[:2], highways=chosen[2:])
     _hand_for(game, 0, chosen[2], exclude=chosen)
@@ -621,9 +641,10 @@ def test_the_game_ends_after_the_last_players_turn_once_the_deck_is_exhausted() 
     # Leave two cards in the deck: the top one in view and one below it.
     keep = s.hidden - 1
     s.hidden -= keep
-    game.push(Action.of("draw_deck", 0, card=s.deck_top))
+    game.push(Action.of("draw_deck", 0))
     game.resolve_chance()
-    game.push(Action.of("draw_deck", 0, card=s.deck_top))
+    game.push(Action.of("draw_deck", 0))
+    game.resolve_chance()
     assert s.deck_size() == 0
     end_turn(game)  # the row cannot be refilled; seats 1 and 2 still play
     assert not game.is_game_over() and game.current_player() == 1
@@ -643,7 +664,8 @@ def test_the_round_goes_on_when_the_deck_runs_out_early() -> None:
     game = started(2)
     s = game.state
     s.hidden = 0
-    game.push(Action.of("draw_deck", 0, card=s.deck_top))
+    game.push(Action.of("draw_deck", 0))
+    game.resolve_chance()
     game.push(Action.of("draw", 0, card=s.row[0], side="material"))
     end_turn(game)
     assert not game.is_game_over() and game.current_player() == 1

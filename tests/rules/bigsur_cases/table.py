@@ -46,11 +46,9 @@ def take(game: BigSur, card: str) -> None:
     s = game.state
     if card in s.unseen:
         s.unseen.remove(card)
-        s.hidden = min(s.hidden, len(s.unseen))
+        s.hidden = min(s.hidden, len(s.unseen) - (s.top is not None))
     elif card in s.row:
         s.row.remove(card)
-    elif card == s.deck_top:
-        s.deck_top = None
     else:
         raise AssertionError(f"{card} is not free to arrange")
 
