@@ -154,19 +154,30 @@ class HighwaysAndByways(Game[HBState]):
 
     def reachable(self) -> dict[str, int]:
         """Every space the mover can reach this turn with the fewest spaces it takes (for the screen)."""
+        return {space: len(path) for space, path in self._routes().items()}
+
+    def route(self, to: str) -> list[str]:
+        """A shortest open path from the mover's space to ``to`` within this turn's spaces: what the
+        app pushes as a ``drive`` when a player taps a destination."""
+        routes = self._routes()
+        if to not in routes:
+            raise IllegalAction(f"{to!r} cannot be reached this turn", rule="Moving & Planning")
+        return routes[to]
+
+    def _routes(self) -> dict[str, list[str]]:
         s = self.state
         if not self.may_drive():
             return {}
         here = s.position[s.seat]
         assert here is not None
-        found = {here: 0}
+        found: dict[str, list[str]] = {here: []}
         frontier = [here]
-        for step in range(1, self.moves_left() + 1):
+        for _ in range(self.moves_left()):
             nxt = []
             for a in frontier:
                 for b in self.cat.neighbours[a]:
                     if b not in found and not self.is_closed(b):
-                        found[b] = step
+                        found[b] = [*found[a], b]
                         nxt.append(b)
             frontier = nxt
         return found

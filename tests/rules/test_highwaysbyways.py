@@ -394,11 +394,14 @@ def test_the_clockwise_neighbour_picks_an_event_card_blind_as_a_random_hand_posi
     third = Action.of("pick_event", None, position=2)
     neighbour = NAMES[(mover + 1) % 3]
     assert game.describe(third) == f"{neighbour}: take the 3rd card from the left of {NAMES[mover]}'s hand"
-    card = game.state.hands[mover][2]
+    hand = ["hb-ev-fog", "hb-ev-open-road", "hb-ev-road-atlas", "hb-ev-fender-bender", "hb-ev-blizzard"]
+    set_hand(game, mover, hand)
+    discarded = game.state.event_discard.get("hb-ev-road-atlas", 0)
     game.push(third)
-    assert card not in game.state.hands[mover] or game.state.hands[mover].count(card) < 5
-    assert len(game.state.hands[mover]) == 4
-    assert game.state.event_discard.get(card, 0) >= 1, "resolved cards go to the discard pile"
+    assert game.state.hands[mover] == hand[:2] + hand[3:]
+    assert game.state.event_discard.get("hb-ev-road-atlas", 0) == discarded + 1, \
+        "resolved, then placed in the Event Card discard pile"
+    assert game.state.turn.extra_cards == 2
     with pytest.raises(UndoRefused):
         game.pop()
     assert "position 9" in refused(driving_game(3), Action.of("pick_event", None, position=9))
@@ -561,6 +564,30 @@ def test_a_drive_follows_paths_one_connected_space_after_another() -> None:
     refused(game, Action.of("drive", p, path="h11"), ActionFormatError)
     refused(game, Action.of("drive", p), ActionFormatError)
     assert sorted(a["path"][0] for a in game.legal_actions() if a.kind == "drive") == sorted(CAT.neighbours["j11"])
+
+
+def test_reachable_spaces_respect_the_budget_and_the_closures() -> None:
+    """"You may move up to six (6) spaces per turn" and closed highway spaces cannot be entered:
+    what the screen highlights is exactly what a drive may reach."""
+    game = driving_game(construction="hb-con-c")
+    p = game.state.seat
+    put(game, p, "v11")
+    play_event(game, "hb-ev-fog")
+    reach = game.reachable()
+    assert reach["v11"] == 0 and reach["j12"] == 1
+    assert "j11" not in reach and "h11" not in reach, "C roads are closed"
+    assert max(reach.values()) == 4
+    for space, steps in reach.items():
+        trial = copy.deepcopy(game)
+        path = trial.route(space)
+        assert len(path) == steps
+        if path:
+            trial.push(Action.of("drive", p, path=path))
+            assert trial.state.position[p] == space
+    with pytest.raises(IllegalAction, match="cannot be reached"):
+        game.route("j40")
+    game.push(Action.of("choice", p))
+    assert game.reachable() == {}
 
 
 def test_draw_planning_action_costs_two_spaces() -> None:
@@ -833,8 +860,9 @@ def test_two_player_game_ends_when_the_first_player_gets_home() -> None:
 
 
 def test_the_player_one_card_moves_on_when_its_holder_is_home() -> None:
-    """Interpretation: construction needs a Player 1 still at the table's driving order; the card
-    goes clockwise to the next player still driving when its holder's turn comes round."""
+    """Interpretation (the rulebook is silent): when the holder of the Player 1 card is home, the card
+    goes clockwise to the next player still driving as the holder's turn comes round, and that
+    player draws the round's construction card."""
     game = driving_game(3, construction="hb-con-a")
     p1 = game.state.p1
     home = game.state.homes[p1] or ""
