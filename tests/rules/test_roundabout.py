@@ -517,3 +517,20 @@ def test_the_worked_example_in_the_records_doc_is_legal() -> None:
     for raw in json.loads(block):
         g.push(Action.from_json(raw))
     assert g.breakdown(2).total == 6 and g.state.cars == {}
+
+
+@pytest.mark.parametrize("cells", [
+    {(0, 0): ("ra-99", 0)},
+    {(0, 0): ("ra-01", 45)},
+    {(0, 0): ("ra-01", True)},
+    {(0, 0.5): ("ra-01", 0)},
+    {"0,0": ("ra-01", 0)},
+    {(0, 0): "ra-01"},
+    [((0, 0), ("ra-01", 0))],
+])
+def test_score_layout_refuses_a_layout_no_table_could_show(cells: Any) -> None:
+    from rules.roundabout import LayoutError
+
+    with pytest.raises(LayoutError) as err:
+        score_layout(cells)
+    assert "\n" not in str(err.value)

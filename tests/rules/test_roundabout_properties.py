@@ -8,16 +8,26 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Action, IllegalAction
-from rules.roundabout import Roundabout, legal_placements, playout_choice, score_layout
+from rules import Action, IllegalAction, RulesError
+from rules.roundabout import Deck, Roundabout, legal_placements, playout_choice, score_layout
+from rules.roundabout.cards import parse_deck
 from rules.roundabout.layout import frontier
 
+#: A deck whose roadless rims close roundabouts off, so unplayable cards, discards, taking from
+#: the discard pile and passing come up often (they are rare with the stand-in deck).
+TIGHT = parse_deck("tight-deck", {"cards": [
+    {"id": "plain", "count": 14, "edges": ["none", "gray", "gray", "none"], "arrows": 0},
+    {"id": "in", "count": 4, "edges": ["entrance", "gray", "gray", "none"], "arrows": 1},
+    {"id": "out", "count": 4, "edges": ["exit", "gray", "gray", "none"], "arrows": 2},
+    {"id": "inout", "count": 2, "edges": ["entrance", "gray", "gray", "exit"], "arrows": 1},
+]})
 
-def random_layout(seed: int, steps: int, players: int) -> Roundabout:
+
+def random_layout(seed: int, steps: int, players: int, deck: Deck | None = None) -> Roundabout:
     """A game played at random for ``steps`` actions (cars included), stopped with a card to play
     when possible."""
     rng = random.Random(seed)
-    g = Roundabout(["Ana", "Ben", "Cleo", "Dev"][:players], seed=seed)
+    g = Roundabout(["Ana", "Ben", "Cleo", "Dev"][:players], seed=seed, deck=deck)
     for _ in range(steps):
         if g.is_game_over():
             break
@@ -29,10 +39,11 @@ def random_layout(seed: int, steps: int, players: int) -> Roundabout:
     return g
 
 
-@settings(max_examples=60, database=None)
-@given(seed=st.integers(0, 2**31), steps=st.integers(1, 200), players=st.integers(2, 4))
-def test_legal_placements_agrees_with_push_on_every_cell_and_rotation(seed: int, steps: int, players: int) -> None:
-    g = random_layout(seed, steps, players)
+@settings(max_examples=40, database=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(1, 200), players=st.integers(2, 4), tight=st.booleans())
+def test_legal_placements_agrees_with_push_on_every_cell_and_rotation(
+        seed: int, steps: int, players: int, tight: bool) -> None:
+    g = random_layout(seed, steps, players, TIGHT if tight else None)
     if g.is_game_over():
         return
     p = g.current_player()
@@ -109,3 +120,70 @@ def test_reserve_actions_are_exactly_the_empty_cells_beside_the_layout(seed: int
         return
     assert offered == set(frontier(g.state.layout, g.state.cars))
     assert all(c not in g.state.layout and c not in g.state.cars for c in offered)
+
+
+def every_candidate(g: Roundabout) -> list[Action]:
+    """Every action anyone might try now, legal or not (cells around the layout, every card)."""
+    cards = sorted(g.deck.cards)
+    if g.is_chance_node():
+        return [Action.of("reveal", None, card=c) for c in cards]
+    xs = [x for x, _ in g.state.layout]
+    ys = [y for _, y in g.state.layout]
+    cells = [(x, y) for x in range(min(xs) - 2, max(xs) + 3) for y in range(min(ys) - 2, max(ys) + 3)]
+    out = []
+    for p in range(len(g.players)):
+        out += [Action.of("flip", p), Action.of("pass", p)]
+        out += [Action.of(kind, p, card=c) for kind in ("take_discard", "discard") for c in cards]
+        out += [Action.of("reserve", p, x=x, y=y) for x, y in cells]
+        held = g.state.held
+        if held is not None:
+            out += [Action.of("place", p, card=held, x=x, y=y, rotation=r) for x, y in cells for r in (0, 90, 180, 270)]
+    return out
+
+
+@settings(max_examples=40, database=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 250), players=st.integers(2, 4), tight=st.booleans())
+def test_legal_actions_are_exactly_the_actions_push_accepts(seed: int, steps: int, players: int, tight: bool) -> None:
+    deck = TIGHT if tight else None
+    g = random_layout(seed, steps, players, deck) if steps else Roundabout(["Ana", "Ben"], seed=seed, deck=deck)
+    if steps:
+        # stop before the chance outcome of a flip half of the time, as a player would see it
+        p = g.current_player()
+        if p is not None and g.state.held is None and g.state.deck and seed % 2:
+            g.push(Action.of("flip", p))
+    if g.is_game_over():
+        return
+    legal = set(g.legal_actions())
+    assert len(legal) == len(g.legal_actions()), "duplicates in legal_actions()"
+    before = pickle.dumps(g.state)
+    accepted = set()
+    for action in every_candidate(g):
+        trial = pickle.loads(pickle.dumps(g)) if action.is_chance else g
+        try:
+            trial.push(action)
+        except RulesError:
+            assert pickle.loads(before) == trial.state
+            continue
+        accepted.add(action)
+        if not action.is_chance:
+            g.pop()
+    assert accepted == legal
+
+
+@settings(max_examples=40, database=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 4))
+def test_games_with_unplayable_cards_still_end_and_keep_every_card(seed: int, players: int) -> None:
+    """"The game ends when the last card from both the deck and the discard pile is played": with
+    cards that fit nowhere the game must end all the same (see docs/records.md)."""
+    rng = random.Random(seed)
+    g = Roundabout(["Ana", "Ben", "Cleo", "Dev"][:players], seed=seed, deck=TIGHT)
+    stock = g.inventory()
+    for _ in range(2000):
+        if g.is_game_over():
+            break
+        g.push(g.sample_chance() if g.is_chance_node() else playout_choice(g, g.legal_actions(), rng))
+        assert g.inventory() == stock
+    assert g.is_game_over()
+    assert not g.state.deck and g.state.held is None
+    if g.state.discard:
+        assert legal_placements(g, g.state.discard[-1], player=None) == []
