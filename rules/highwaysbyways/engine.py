@@ -21,7 +21,7 @@ longer path is accepted too and is exactly the same as its one-space drives in a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..actions import Action
@@ -87,7 +87,7 @@ class HighwaysAndByways(Game[HBState]):
     max_players = 4
     default_options: ClassVar[Mapping[str, Any]] = {"first_player": 0}
 
-    def __init__(self, players: Any, *, seed: int = 0, options: Mapping[str, Any] | None = None,
+    def __init__(self, players: Sequence[str], *, seed: int = 0, options: Mapping[str, Any] | None = None,
                  catalogs: Catalogs | None = None) -> None:
         self.cat = catalogs if catalogs is not None else load()
         super().__init__(players, seed=seed, options=options)
