@@ -732,6 +732,28 @@ def test_backing_up_along_a_byway_breaks_it() -> None:
     assert game.state.progress[p] == {}
 
 
+def test_a_traffic_push_drives_the_path_it_follows() -> None:
+    """Interpretation: a car pushed by Traffic drives that path, so it can start a byway ..."""
+    red = byway_with("r11a")
+    game = driving_game(construction="hb-con-a")
+    p = game.state.seat
+    own(game, p, [red])
+    put(game, p, "r11a")
+    play_event(game, "hb-ev-traffic-north")
+    assert game.state.position[p] == "x11" and game.state.progress[p] == {red: [1, 2]}
+
+
+def test_a_traffic_push_home_with_every_byway_driven_is_a_finish() -> None:
+    """... and get home: "When you return to your Start Space after driving all your Byways"."""
+    game = driving_game(construction="hb-con-a")
+    p = game.state.seat
+    assert game.state.homes[p] == "j12"
+    own(game, p, [])
+    put(game, p, "v11")
+    play_event(game, "hb-ev-traffic-north")
+    assert game.state.finished == [p] and game.is_game_over()
+
+
 # ---------------------------------------------------------------------- vehicles
 @pytest.mark.parametrize(("vehicle", "card"), [
     ("hb-veh-cowboy", "hb-ev-blizzard"), ("hb-veh-stationary-wagon", "hb-ev-traffic-east"),
