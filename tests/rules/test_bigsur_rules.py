@@ -6,7 +6,12 @@ with chosen catalog cards moved from the unseen pile into hands, discard piles a
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import Action, ActionFormatError, IllegalAction, OptionError, UndoRefused
 from rules.bigsur import BigSur
@@ -708,3 +713,38 @@ def test_a_landmark_stays_with_its_card_when_cards_are_added_on_the_left() -> No
     assert [p.position for p in game.placed_landmarks(0)] == [2]
     line = next(ln.to_json() for ln in game.breakdown(0).lines if ln.kind == "landmark")
     assert line["cards"] == [2] and line["where"] == "above"
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_the_canonical_payment_is_found_whenever_any_payment_exists(data: st.DataObject) -> None:
+    """The engine lists a build whenever some choice of sources pays its cost exactly (checked by
+    brute force over every subset of the sources), and the payment it lists is accepted."""
+    game = started(2, seed=data.draw(st.integers(0, 50)))
+    free = [c.id for c in cards(game)]
+    picks = data.draw(st.lists(st.sampled_from(free), min_size=1, max_size=9, unique=True))
+    target, rest = picks[0], picks[1:]
+    ones = [c for c in rest if CAT.cards[c].miles == 1]
+    n_tableau = data.draw(st.integers(0, min(2, len(ones))))
+    tableau = ones[:n_tableau]
+    others = [c for c in rest if c not in tableau]
+    discard = others[:1] if others and data.draw(st.booleans()) else []
+    hand = [c for c in others if c not in discard]
+    put(game, 0, highways=[target], materials=hand, discard=discard, tableau=tableau)
+    seat = game.state.seats[0]
+    if data.draw(st.booleans()):  # the Starter on the discard pile instead
+        assert seat.starter is not None
+        seat.materials.remove(seat.starter)
+        seat.discard.append(seat.starter)
+    drawn(game)
+    options: list[tuple[str, tuple[str, ...]]] = [(f"hand:{c}", (game.hand_material(0, c),)) for c in seat.materials]
+    options += list(game.sources(0).items())
+    cost = Counter(CAT.cards[target].cost)
+    possible = any(Counter(chosen) == cost
+                   for combo in itertools.combinations(options, cost.total())
+                   for chosen in itertools.product(*(offers for _, offers in combo)))
+    pay = game.payment_for(target)
+    assert (pay is not None) == possible
+    if pay is not None:
+        game.push(Action.of("build", 0, card=target, end="right", pay=pay))
+        assert game.state.seats[0].tableau[-1] == target
