@@ -409,6 +409,10 @@ class MonsterHighway(Game[MonsterState]):
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action) -> None:
+        for name, value in action.params:
+            if any(isinstance(v, bool | float) for v in (value if isinstance(value, tuple) else (value,))):
+                raise ActionFormatError(f"field {name!r} of {action.kind!r} must not hold {value!r}: "
+                                        "Monster Highway's fields are names and whole numbers")
         if action.player is None:
             self._apply_chance(action)
         else:

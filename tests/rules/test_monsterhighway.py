@@ -802,6 +802,9 @@ BAD = [
     (act("choose_home_base", 0, corner="NW"), IllegalAction),
     (act("specialty_dice", None, dice=[0, 1], faces=["road", "road"]), IllegalAction),
     (act("skip", 0, steps=2), ActionFormatError),
+    (act("reroll", 0, dice=[True]), ActionFormatError),
+    (act("place_tile", 0, tile="road-straight", at="E4", rotation=0.0), ActionFormatError),
+    (act("specialty_dice", None, dice=[False, True], faces=["road", "road"]), RulesError),
 ]
 
 
