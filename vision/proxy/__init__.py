@@ -21,7 +21,7 @@ from ..errors import PackError
 from .generic import render_generic
 
 #: Bump when any design changes: it is part of the proxy-pack cache key.
-RENDERER_VERSION = 1
+RENDERER_VERSION = 2
 DEFAULT_PX_PER_MM = 12.0
 
 _DESIGNERS = {
