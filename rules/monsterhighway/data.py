@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ class TileDesign:
     effect: str = ""
     corner: str = ""
 
-    @property
+    @cached_property
     def masks(self) -> dict[int, int]:
         """Each distinct open-side mask this tile can show, with the smallest rotation giving it."""
         out: dict[int, int] = {}
