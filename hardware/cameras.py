@@ -57,19 +57,22 @@ def make_source(spec: str, *, width: int = 2304, height: int = 1296,
     raise CameraSpecError("make_source needs a concrete camera, not auto")
 
 
-def open_camera(spec: str | None = None, *, width: int = 2304, height: int = 1296,
-                env: Mapping[str, str] | None = None, candidates: Sequence[str] = AUTO_CANDIDATES,
+def open_camera(spec: str | None = None, *, configured: str | None = None, width: int = 2304,
+                height: int = 1296, env: Mapping[str, str] | None = None,
+                candidates: Sequence[str] = AUTO_CANDIDATES,
                 probe_timeout: float = 10.0, picamera2_factory: CameraFactory | None = None,
                 capture_factory: CaptureFactory | None = None, **options: Any) -> FrameSource:
     """The camera to use, not yet started.
 
-    ``spec`` wins, then ``$COMPANION_CAMERA``, then ``auto``. A named camera is returned without
+    Which camera: ``spec`` (a command-line choice) wins, then ``$COMPANION_CAMERA`` (so the demo
+    or a test can swap the camera without editing files), then ``configured`` (the configuration
+    file's ``[camera] source``), then ``auto``. A named camera is returned without
     touching the device: if it is missing, the started source reports ``CameraLost`` and keeps
     retrying (it may be plugged in later). ``auto`` probes each candidate in turn and returns the
     first that delivers a picture, or raises ``CameraNotFound`` naming everything it tried.
     """
     env = os.environ if env is None else env
-    chosen = spec if spec not in (None, "") else (env.get(ENV) or "auto")
+    chosen = next((c for c in (spec, env.get(ENV), configured) if c), "auto")
     kind, _ = parse_spec(chosen)
     common = dict(width=width, height=height, picamera2_factory=picamera2_factory,
                   capture_factory=capture_factory, **options)

@@ -118,9 +118,8 @@ def check(args: argparse.Namespace) -> int:
         except ControlsUnavailable as exc:
             runner.add("buttons and LEDs", False, str(exc))
     if not args.no_camera:
-        spec = args.camera or cfg.camera.source
         try:
-            camera = open_camera(None if spec == "auto" else spec, width=cfg.camera.width,
+            camera = open_camera(args.camera, configured=cfg.camera.source, width=cfg.camera.width,
                                  height=cfg.camera.height)
         except CameraNotFound as exc:
             runner.add("camera", False, str(exc))

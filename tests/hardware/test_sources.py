@@ -144,6 +144,10 @@ def test_the_spec_argument_wins_over_the_environment() -> None:
     env = {"COMPANION_CAMERA": "cv2:1"}
     assert open_camera("cv2:2", env=env, capture_factory=capture_factory(script)).spec == "cv2:2"
     assert open_camera(None, env=env, capture_factory=capture_factory(script)).spec == "cv2:1"
+    # The environment beats the configuration file (the demo swaps cameras that way) ...
+    assert open_camera(None, configured="cv2:3", env=env, capture_factory=capture_factory(script)).spec == "cv2:1"
+    # ... and the configuration beats auto.
+    assert open_camera(None, configured="cv2:3", env={}, capture_factory=capture_factory(script)).spec == "cv2:3"
     # A named camera is not touched until it starts: it may be plugged in later.
     assert script.handles == []
 
