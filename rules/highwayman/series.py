@@ -1,8 +1,8 @@
 """A series of Highwayman games: rule 5, "Scoring in this manner allows for a series of games to be
 played, the Player with the least score being the Winner."
 
-The deal passes to the left after each game (the sheet is silent; it is the usual custom), so
-:meth:`Series.next_dealer` says who deals the next game.
+The sheet is silent on who deals next; :meth:`Series.next_dealer` suggests the usual custom (the
+deal passes to the left) but a table that deals otherwise is not refused.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ class Series:
     players: tuple[str, ...]
     #: One list of scores (in seat order) per game added.
     games: list[list[int]] = field(default_factory=list)
-    #: The seat who dealt the first game.
-    first_dealer: int | None = None
+    #: The seat who dealt each game added.
+    dealers: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -43,13 +43,9 @@ class Series:
             raise OptionError(f"this game's players {list(game.players)} are not the series' {list(self.players)}")
         if not game.is_game_over():
             raise OptionError("only a finished game can be added to the series")
-        if self.first_dealer is None:
-            self.first_dealer = game.dealer
-        elif game.dealer != self.next_dealer():
-            raise OptionError(f"{self.players[self.next_dealer()]} deals this game of the series, "
-                              f"not {self.players[game.dealer]}")
         scores = [game.breakdown(p).total for p in range(len(self.players))]
         self.games.append(scores)
+        self.dealers.append(game.dealer)
         return scores
 
     def add_record(self, record: Record) -> list[int]:
@@ -60,9 +56,9 @@ class Series:
         return self.add(game)
 
     def next_dealer(self) -> int:
-        """The deal passes to the left (the next seat) after every game."""
-        first = self.first_dealer if self.first_dealer is not None else len(self.players) - 1
-        return (first + len(self.games)) % len(self.players)
+        """The seat on the last dealer's left (the last seat deals the first game)."""
+        last = self.dealers[-1] if self.dealers else len(self.players) - 2
+        return (last + 1) % len(self.players)
 
     def next_options(self) -> dict[str, Any]:
         """Options for the next game of the series."""
@@ -78,6 +74,7 @@ class Series:
 
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "games": [list(g) for g in self.games],
+                "dealers": list(self.dealers),
                 "totals": self.totals(), "next_dealer": self.next_dealer(),
                 "standings": [s.to_json() for s in self.standings()]}
 

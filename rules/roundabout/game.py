@@ -153,6 +153,8 @@ class Roundabout(Game[RoundaboutState]):
         card = action.get("card")
         if "card" in action and not isinstance(card, str):
             raise ActionFormatError(f"the field 'card' must be a card id, not {card!r}")
+        if "card" in action and card not in self.deck.cards:
+            raise ActionFormatError(f"{card!r} is not a card of this deck ({self.deck.path})")
         if action.kind == "reveal":
             self._reveal(card)
             return

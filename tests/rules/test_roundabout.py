@@ -434,8 +434,8 @@ def test_the_game_ends_when_no_card_left_can_ever_be_played() -> None:
 # ---------------------------------------------------------------------------------- bad input and undo
 
 def test_bad_actions_are_typed_errors_and_change_nothing() -> None:
-    g = game(plain=5)
-    start(g, "plain")
+    g = game(plain=5, out=1)
+    start(g, "out")
     refused(g, Action.of("teleport", 0), error=ActionFormatError)
     refused(g, Action.of("flip", 0, card="plain"), error=ActionFormatError)  # a field it does not take
     refused(g, Action.of("reserve", 0, x=1), error=ActionFormatError)  # missing y
@@ -447,11 +447,12 @@ def test_bad_actions_are_typed_errors_and_change_nothing() -> None:
     refused(g, Action.of("take_discard", 0, card="plain"), "on your turn, place a card or reserve a spot")
     refused(g, Action.of("pass", 0), "on your turn, place a card or reserve a spot")
     g.push(Action.of("flip", 0))
-    refused(g, Action.of("reveal", None, card="out"), "flip over the top card from the deck")
+    refused(g, Action.of("reveal", None, card="out"), "flip over the top card from the deck")  # none left
     refused(g, Action.of("reveal", None, card=7), error=ActionFormatError)
+    refused(g, Action.of("reveal", None, card="ra-99"), error=ActionFormatError)
     refused(g, Action.of("flip", 0), "turn order")
     g.push(Action.of("reveal", None, card="plain"))
-    refused(g, Action.of("place", 0, card="in", x=1, y=0, rotation=90), "on your turn, place a card or reserve a spot")
+    refused(g, Action.of("place", 0, card="out", x=1, y=0, rotation=90), "on your turn, place a card or reserve a spot")
     refused(g, Action.of("place", 0, card="plain", x=None, y=0, rotation=90), error=ActionFormatError)
     refused(g, Action.of("place", 0, card="plain", x=1, y=0, rotation="90"), error=ActionFormatError)
     refused(g, Action.of("place", 0, card="plain", x=True, y=0, rotation=90), error=ActionFormatError)
