@@ -425,5 +425,5 @@ class Highwayman(Game[HighwaymanState]):
         if action.kind == "deal":
             return f"A card is dealt ({label})"
         if action.kind == "drawn":
-            return f"{self.players[self.state.turn]} takes {label} from the pack"
+            return f"{label} is taken from the pack"
         return super().describe(action)

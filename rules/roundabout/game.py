@@ -295,4 +295,8 @@ class Roundabout(Game[RoundaboutState]):
             return f"{who} takes {action.get('card')} from the discard pile"
         if k == "discard":
             return f"{who} discards {action.get('card')}: it cannot be played"
+        if k == "flip":
+            return f"{who} flips the deck's top card"
+        if k == "pass":
+            return f"{who} passes: the deck is empty and the discard pile's top card does not fit"
         return super().describe(action)

@@ -401,11 +401,14 @@ def test_the_owner_may_play_on_their_car_and_takes_it_back() -> None:
     assert g.state.cars == {} and g.car_in_hand(0)
 
 
-@pytest.mark.parametrize(("x", "y"), [(0, 0), (3, 3), (1, 0.5)])
-def test_a_car_goes_on_an_empty_spot_beside_the_layout(x: Any, y: Any) -> None:
+@pytest.mark.parametrize(("x", "y", "rule"), [(0, 0, RULE_ONE_CARD), (3, 3, RULE_CARS), (1, 0.5, RULE_FULL_SIDES)])
+def test_a_car_goes_on_an_empty_spot_beside_the_layout(x: Any, y: Any, rule: str) -> None:
+    """A car is placed "as if it was a normal card": on a free spot of the grid, touching a card."""
     g = game(plain=5)
     start(g, "plain")
-    refused(g, Action.of("reserve", 0, x=x, y=y))
+    refused(g, Action.of("reserve", 0, x=x, y=y), rule)
+    g.push(Action.of("reserve", 0, x=1, y=0))
+    refused(g, Action.of("reserve", 1, x=1, y=0), RULE_ONE_CARD)  # a car is already there
 
 
 # ---------------------------------------------------------------------------------- end of game
