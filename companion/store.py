@@ -26,7 +26,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +83,10 @@ SNAPSHOT_EVERY = 10
 
 class StoreError(ValueError):
     """A request the store cannot honour (unknown game, wrong status) or an unreadable database."""
+
+
+class StoreUnwritable(StoreError):
+    """The disk refused a write (full, read-only, I/O error); nothing of it was recorded."""
 
 
 @dataclass(frozen=True)
@@ -179,14 +183,20 @@ class Store:
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"the game database is not writable: {exc}") from None
+            raise StoreUnwritable(f"the game database is not writable: {exc}") from None
         try:
             yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        else:
             self._db.execute("COMMIT")
+        except BaseException as exc:
+            # SQLite rolls back by itself on SQLITE_FULL and some I/O errors, and a failed COMMIT
+            # leaves the transaction open: roll back only what is still open, so the next write
+            # starts clean and the real error is the one reported.
+            if self._db.in_transaction:
+                with suppress(sqlite3.DatabaseError):
+                    self._db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                raise StoreUnwritable(f"the game database could not be written: {exc}") from None
+            raise
 
     # ------------------------------------------------------------------ writing
     def create_game(self, game: str, seats: Sequence[Seat | str], *, options: dict[str, Any] | None = None,
