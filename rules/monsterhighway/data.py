@@ -164,7 +164,7 @@ def load(directory: str | Path | None = None) -> Catalog:
     """Load and cross-check the four catalog files (``directory`` overrides where they are)."""
     bpath, board = load_catalog_json(GAME, "board.json", directory)
     top = Entry(bpath, "board", board)
-    columns = top.get("columns", int, check=lambda v: 5 <= v <= 26 and v % 2 == 1, expect="an odd number 5 to 25")
+    columns = top.get("columns", int, check=lambda v: 5 <= v <= 25 and v % 2 == 1, expect="an odd number 5 to 25")
     rows = top.get("rows", int, check=lambda v: 5 <= v <= 25 and v % 2 == 1, expect="an odd number 5 to 25")
     cell_mm = top.get("cell_mm", int, check=lambda v: v > 0, expect="a positive number of mm")
     ground_zero = _cell(top, "ground_zero", columns, rows)
