@@ -135,6 +135,10 @@ class Highwayman(Game[HighwaymanState]):
         s = self.state
         return s.out is not None or (not s.to_deal and not s.stock and s.passes >= len(self.players))
 
+    def route_tops(self) -> dict[str, str]:
+        """The card on top of each started route: what the camera sees of the table."""
+        return {route: pile[-1] for route, pile in self.state.routes.items()}
+
     def is_started(self, route: str) -> bool:
         return route in self.state.routes
 

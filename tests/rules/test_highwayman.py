@@ -257,8 +257,9 @@ def test_rule_4_a_bow_street_runner_covers_the_highwayman_and_reopens_the_route(
     refused(g, Action.of("play", 0, card=RUNNER, route="dover"), RULE_HIGHWAYMAN)  # no Highwayman there
     refused(g, Action.of("play", 0, card=RUNNER, route="nowhere"), error=ActionFormatError)
     refused(g, Action.of("play", 0, card=RUNNER), error=ActionFormatError)  # which route?
+    assert g.route_tops() == {"bath": HW}
     play(g, RUNNER, route="bath")
-    assert g.state.routes["bath"] == [LB, b(1), HW, RUNNER]
+    assert g.state.routes["bath"] == [LB, b(1), HW, RUNNER] and g.route_tops() == {"bath": RUNNER}
     play(g, b(2))  # the run goes on past the covered Highwayman
     assert g.current_player() == 1
 
