@@ -910,21 +910,54 @@ class MonsterHighway(Game[MonsterState]):
         return out
 
     def describe(self, action: Action) -> str:
+        """A sentence for the screen and the log, in the game's words."""
         who = "Chance" if action.player is None else self.players[action.player]
-        k = action.kind
-        if k == "place_tile":
-            return f"{who} plays a {self.catalog.tiles[action['tile']].name} on {action['at']} ({action['rotation']}°)"
-        if k == "tile_draw":
-            return f"{self.players[action['seat']]} draws a {self.catalog.tiles[action['tile']].name}"
-        if k == "specialty_dice":
-            return "Specialty Dice: " + " + ".join(str(f).capitalize() for f in action["faces"])
-        if k == "movement_die":
-            return f"Car Movement Die: {action['value']}"
-        if k == "monster_card":
-            space = next(c.space for c in self.catalog.monster_cards if c.id == action["card"])
-            return f"Monster Card: {space}"
-        if k == "move_car":
-            return f"{who} drives to {action['to']}"
-        if k == "move_monster":
-            return f"{who} moves the Monster to {action['to']}"
+        tiles, k = self.catalog.tiles, action.kind
+        try:
+            if k == "choose_home_base":
+                colour = next(h.colour for h in self.catalog.home_bases if h.corner == action["corner"])
+                return f"{who} picks the {colour} Home Base ({action['corner']})"
+            if k == "place_tile":
+                return f"{who} plays a {tiles[action['tile']].name} on {action['at']} ({action['rotation']}°)"
+            if k == "dead_end":
+                return f"{who} closes the road with a Dead End on {action['at']}"
+            if k == "exchange_tile":
+                return f"{who} discards a {tiles[action['tile']].name} to draw a new tile"
+            if k == "swap_tiles":
+                a, b = action["at"]
+                return f"{who} swaps the tiles on {a} and {b}"
+            if k == "remove_tile":
+                return f"{who} removes the tile on {action['at']} to the bottom of a draw pile"
+            if k == "reroll":
+                dice = " and ".join(f"die {d + 1}" for d in action["dice"])
+                return f"{who} plays a Re-roll: {dice} again"
+            if k == "monster_buster":
+                return f"{who} plays a Monster Buster: the Monster goes back"
+            if k == "skip":
+                return f"{who} passes"
+            if k == "end_turn":
+                return f"{who} ends the turn"
+            if k == "roll_movement_die":
+                return f"{who} rolls the Car Movement Die"
+            if k == "draw_monster_card":
+                return f"{who} draws a Monster Card"
+            if k == "move_car":
+                return f"{who} drives to {action['to']}"
+            if k == "move_monster":
+                return f"{who} moves the Monster to {action['to']}"
+            if k == "tile_draw":
+                return f"{self.players[action['seat']]} draws a {tiles[action['tile']].name}"
+            if k == "tile_reshuffle":
+                return "The discard pile is shuffled into two new draw piles"
+            if k == "specialty_dice":
+                return "Specialty Dice: " + " + ".join(str(f).capitalize() for f in action["faces"])
+            if k == "movement_die":
+                return f"Car Movement Die: {action['value']}"
+            if k == "monster_card":
+                space = next(c.space for c in self.catalog.monster_cards if c.id == action["card"])
+                return f"Monster Card: {space}"
+            if k == "monster_reshuffle":
+                return "The Monster Card discard pile is shuffled into a new deck"
+        except (KeyError, IndexError, TypeError, ValueError, StopIteration):
+            pass  # a malformed action still gets the plain description below
         return super().describe(action)
