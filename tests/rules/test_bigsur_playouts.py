@@ -100,3 +100,15 @@ def test_junk_actions_are_refused_with_typed_errors_or_are_legal(seed: int, step
         except RulesError as exc:
             assert game.state == before and str(exc)
             assert action not in legal, f"{action!r} is listed as legal but refused: {exc}"
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, database=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 4), landmarks=st.booleans())
+def test_long_run_random_games_end_and_replay(seed: int, players: int, landmarks: bool) -> None:
+    """./dev.sh long: thousands of random games of either kind end, conserve cards and replay."""
+    game = BigSur(NAMES[:players], seed=seed, options={"landmarks": landmarks})
+    stock = game.inventory()
+    advance(game, 10_000, random.Random(seed))
+    assert game.is_game_over() and game.inventory() == stock
+    assert game.record().replay().state == game.state
