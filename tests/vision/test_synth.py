@@ -208,3 +208,46 @@ def test_photo_like_packs_are_distinct_pictures() -> None:
     assert again.root == pack.root
     dists = [np.abs(a - b).mean() for k, a in enumerate(thumbs) for b in thumbs[k + 1:]]
     assert min(dists) > 3
+
+
+def test_highwayman_piles_show_their_top_card_last() -> None:
+    if "highwayman" not in installed():
+        pytest.skip("Highwayman engine not installed")
+    pack = proxy_pack("highwayman")
+    for seed in range(4):
+        scene = random_scene("highwayman", pack, np.random.default_rng(seed), 0.5)
+        order = [p.card_id for p in scene.placements]
+        _, truth = render_scene(scene, seed=seed)
+        hand = any(d.kind == "hand" for d in scene.distractors)
+        start = 0
+        for route in scene.layout["routes"]:
+            pile = route["pile"]
+            assert order[start:start + len(pile)] == pile and route["top"] == pile[-1]
+            top = truth.items[start + len(pile) - 1]
+            assert top.id == route["top"] and (hand or top.occluded < 0.05)  # the top card is in plain view
+            if len(pile) > 1:
+                assert truth.items[start].occluded > 0.5  # the ones below mostly are not
+            start += len(pile)
+
+
+def test_monster_highway_tiles_sit_on_the_50_mm_grid() -> None:
+    if "monsterhighway" not in installed():
+        pytest.skip("Monster Highway engine not installed")
+    pack = proxy_pack("monsterhighway")
+    scene = random_scene("monsterhighway", pack, np.random.default_rng(2), 0.0)
+    cells = {tuple(c["cell"]) for c in scene.layout["board"]}
+    assert len(cells) == len(scene.layout["board"])  # one tile per cell
+    for p in scene.placements:
+        assert pack.size_of(p.card_id) == (50.0, 50.0)
+        assert ((p.center_mm[0] - 25) / 50 % 1) == pytest.approx(0, abs=1e-6)
+    assert any(pc.kind == "monster" for pc in scene.pieces)
+
+
+def test_highways_and_byways_slot_holds_a_construction_card() -> None:
+    if "highwaysbyways" not in installed():
+        pytest.skip("Highways & Byways engine not installed")
+    import rules.highwaysbyways as hb
+
+    kinds = {i["id"]: i["kind"] for i in hb.catalog_items()}
+    scene = random_scene("highwaysbyways", proxy_pack("highwaysbyways"), np.random.default_rng(1), 0.2)
+    assert kinds[scene.layout["construction_slot"]["id"]] == "construction card"

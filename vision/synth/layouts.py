@@ -204,33 +204,59 @@ def _roundabout(pack: Pack, rng: np.random.Generator, d: float, table: tuple[flo
 
 
 def _monsterhighway(pack: Pack, rng: np.random.Generator, d: float, table: tuple[float, float]) -> tuple[_Builder, dict[str, Any], list[Piece]]:
+    """Tiles edge to edge on the board's 50 mm grid (cells counted from the play area's corner),
+    grown as a road network from Ground Zero, home bases in the four corner cells, the monster
+    and some cars on the road."""
     b = _Builder(pack, rng, d)
     w, h = table
     kinds = _kinds(pack)
     cell = MONSTER_CELL_MM
     cols, rows = int(w // cell), int(h // cell)
-    tiles = [i for i in pack.ids if kinds.get(i, "") != "home base"] or list(pack.ids)
+    square = [i for i in pack.ids if pack.size_of(i) == (cell, cell)] or list(pack.ids)
+    roads = [i for i in square if kinds.get(i) == "road tile"] or square
+    specials = [i for i in square if kinds.get(i) == "special tile"]
+    zero = [i for i in square if kinds.get(i) == "ground zero"]
+    homes = {i: i for i in square if kinds.get(i) == "home base"}
+    board: list[dict[str, Any]] = []
+
+    def lay(c: tuple[int, int], tid: str, rot: float) -> None:
+        b.put(tid, ((c[0] + 0.5) * cell, (c[1] + 0.5) * cell), rot, wobble=0.4)
+        board.append({"cell": list(c), "id": tid, "rotation": rot})
+
+    corners = {"NW": (1, 1), "NE": (cols - 2, 1), "SE": (cols - 2, rows - 2), "SW": (1, rows - 2)}
+    taken: set[tuple[int, int]] = set()
+    try:
+        attrs = {str(i["id"]): i for i in (catalog_items(pack.game) or [])}
+    except PackError:
+        attrs = {}
+    for k, hid in enumerate(sorted(homes)):
+        c = corners.get(str(attrs.get(hid, {}).get("corner")), list(corners.values())[k % 4])
+        taken.add(c)
+        lay(c, hid, float(90 * int(rng.integers(4))))
     n = int(rng.integers(5, 25))
-    start = (int(rng.integers(3, cols - 3)), int(rng.integers(3, rows - 3)))
+    start = (cols // 2, rows // 2)
     cells = [start]
     while len(cells) < n:
         c = cells[int(rng.integers(len(cells)))]
         dx, dy = [(1, 0), (-1, 0), (0, 1), (0, -1)][int(rng.integers(4))]
         nxt = (c[0] + dx, c[1] + dy)
-        if nxt not in cells and 1 <= nxt[0] < cols - 1 and 1 <= nxt[1] < rows - 1:
+        if nxt not in cells and nxt not in taken and 2 <= nxt[0] < cols - 2 and 2 <= nxt[1] < rows - 2:
             cells.append(nxt)
-    board = []
-    for c, tid in zip(cells, _pick(tiles, rng, n, unique=False), strict=True):
-        rot = float(90 * int(rng.integers(4)))
-        b.put(tid, ((c[0] + 0.5) * cell, (c[1] + 0.5) * cell), rot, wobble=0.4)
-        board.append({"cell": list(c), "id": tid, "rotation": rot})
+    for k, c in enumerate(cells):
+        if k == 0 and zero:
+            tid = zero[0]
+        elif specials and rng.random() < 0.15:
+            tid = specials[int(rng.integers(len(specials)))]
+        else:
+            tid = roads[int(rng.integers(len(roads)))]
+        lay(c, tid, float(90 * int(rng.integers(4))))
     pieces = []
     mc = cells[int(rng.integers(len(cells)))]
     pieces.append(Piece("monster", ((mc[0] + 0.5) * cell, (mc[1] + 0.5) * cell), rotation=float(rng.uniform(0, 360))))
     cars = []
     for color in list(CAR_COLORS)[: int(rng.integers(1, 5))]:
         cc = cells[int(rng.integers(len(cells)))]
-        if cc == mc:
+        if cc == mc or any(c["cell"] == list(cc) for c in cars):
             continue
         pieces.append(Piece("car", ((cc[0] + 0.5) * cell, (cc[1] + 0.5) * cell), color, float(90 * int(rng.integers(4)))))
         cars.append({"cell": list(cc), "color": color})
@@ -238,29 +264,56 @@ def _monsterhighway(pack: Pack, rng: np.random.Generator, d: float, table: tuple
 
 
 def _highwayman(pack: Pack, rng: np.random.Generator, d: float, table: tuple[float, float]) -> tuple[_Builder, dict[str, Any]]:
+    """A pile per route side by side; each pile climbs from LONDON in number order as the routes
+    are played, sometimes with a Highwayman or a Bow Street Runner on top."""
     b = _Builder(pack, rng, d)
     w, h = table
     cw = pack.card_size_mm[0]
-    n_routes = int(rng.integers(2, 6))
+    items = {}
+    try:
+        items = {str(i["id"]): i for i in (catalog_items(pack.game) or [])}
+    except PackError:
+        items = {}
+    by_route: dict[str, list[str]] = {}
+    loose: list[str] = []
+    for cid in pack.ids:
+        route = items.get(cid, {}).get("route")
+        if route:
+            by_route.setdefault(str(route), []).append(cid)
+        else:
+            loose.append(cid)
+    for route, cards in by_route.items():
+        cards.sort(key=lambda c: (0 if items[c].get("london") else 1, items[c].get("number") or 0))
+        by_route[route] = cards
+    names = sorted(by_route) or ["all"]
+    if not by_route:
+        by_route = {"all": list(pack.ids)}
+    n_routes = min(len(names), int(rng.integers(2, 6)))
+    chosen = [names[int(i)] for i in rng.choice(len(names), size=n_routes, replace=False)]
     gap = 30.0
     x0 = w / 2 - (n_routes * cw + (n_routes - 1) * gap) / 2 + cw / 2
     routes = []
-    for r in range(n_routes):
-        pile = _pick(pack.ids, rng, int(rng.integers(1, 5)), unique=False)
+    for r, name in enumerate(chosen):
+        cards = by_route[name]
+        pile = cards[: int(rng.integers(1, min(len(cards), 5) + 1))]
+        if loose and rng.random() < 0.25:
+            pile = [*pile, loose[int(rng.integers(len(loose)))]]
         centre = (x0 + r * (cw + gap), h / 2 + float(rng.uniform(-20, 20)))
         for k, cid in enumerate(pile):
             # A pile is never square: each card lands a little off the one below.
             off = rng.normal(0, 2.5, 2) if k else np.zeros(2)
             b.put(cid, (centre[0] + off[0], centre[1] + off[1] + k * 1.5), float(rng.normal(0, 3)), wobble=1.0)
-        routes.append({"pile": pile, "top": pile[-1], "center_mm": [round(centre[0], 2), round(centre[1], 2)]})
+        routes.append({"route": name, "pile": pile, "top": pile[-1], "center_mm": [round(centre[0], 2), round(centre[1], 2)]})
     return b, {"routes": routes}
 
 
 def _highwaysbyways(pack: Pack, rng: np.random.Generator, d: float, table: tuple[float, float]) -> tuple[_Builder, dict[str, Any]]:
     b = _Builder(pack, rng, d)
     w, h = table
+    kinds = _kinds(pack)
+    construction = [i for i in pack.ids if kinds.get(i) == "construction card"] or list(pack.ids)
     slot = (w / 2 + float(rng.uniform(-150, 150)), h / 2 + float(rng.uniform(-100, 100)))
-    cid = _pick(pack.ids, rng, 1)[0]
+    cid = _pick(construction, rng, 1)[0]
     b.put(cid, slot, 0.0)
     return b, {"construction_slot": {"id": cid, "center_mm": [round(slot[0], 2), round(slot[1], 2)]}}
 
