@@ -22,3 +22,12 @@ def test_the_example_replays_to_a_finished_advanced_game() -> None:
 def test_the_example_is_what_the_generator_gives() -> None:
     """If the engine or the stand-in catalog changes, regenerate: python -m rules.bigsur.example"""
     assert json.loads(EXAMPLE.read_text(encoding="utf-8")) == example_record().to_json()
+
+
+def test_bench_extras_time_a_real_building_step() -> None:
+    from rules.bigsur import _building_position, bench_extras
+
+    game = _building_position()
+    assert any(a.kind == "build" for a in game.legal_actions())
+    for fn in bench_extras().values():
+        assert fn() >= 0.0
