@@ -251,3 +251,17 @@ def test_highways_and_byways_slot_holds_a_construction_card() -> None:
     kinds = {i["id"]: i["kind"] for i in hb.catalog_items()}
     scene = random_scene("highwaysbyways", proxy_pack("highwaysbyways"), np.random.default_rng(1), 0.2)
     assert kinds[scene.layout["construction_slot"]["id"]] == "construction card"
+
+
+def test_two_packs_with_the_same_ids_draw_their_own_faces(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The resized-face cache must key on the face, not the card id."""
+    from vision import pack as packmod
+    from vision.pack import write_pack
+
+    monkeypatch.setattr(packmod, "catalog_items", lambda game: None)  # ids need not be catalog ids here
+    red = write_pack(tmp_path / "red", "highwayman", (57, 89), {"x": [solid((0, 0, 220), 57, 89)]})
+    green = write_pack(tmp_path / "green", "highwayman", (57, 89), {"x": [solid((0, 220, 0), 57, 89)]})
+    for pack, color in ((red, (0, 0, 220)), (green, (0, 220, 0))):
+        img, truth = render_scene(Scene((Placement("x", (500, 350)),), pack=pack, image_px=IMAGE), seed=0)
+        c = truth.project([(500, 350)])[0]
+        assert looks(img[int(c[1]), int(c[0])], color)

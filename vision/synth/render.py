@@ -9,6 +9,7 @@ order a camera applies them.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -206,6 +207,16 @@ def _face_for(scene: Scene, p: Placement) -> np.ndarray:
     return _cached(("file", str(path)), lambda: read_face(path))
 
 
+def _face_key(scene: Scene, p: Placement, face: np.ndarray) -> tuple[Any, ...]:
+    """What identifies a face for the resize cache: the file it came from, or for an image
+    handed in directly a digest of a sample of its pixels (two packs may share card ids)."""
+    if p.face is None and scene.pack is not None:
+        card = scene.pack.card(p.card_id)
+        return ("file", str(card.faces[p.face_index % len(card.faces)]))
+    sample = np.ascontiguousarray(face[:: max(1, face.shape[0] // 32), :: max(1, face.shape[1] // 32)])
+    return ("array", face.shape, hashlib.sha1(sample.tobytes()).hexdigest())
+
+
 def _size_for(scene: Scene, p: Placement) -> tuple[float, float]:
     if p.size_mm is not None:
         return float(p.size_mm[0]), float(p.size_mm[1])
@@ -321,7 +332,7 @@ def render_scene(scene: Scene, *, seed: int) -> tuple[np.ndarray, SceneTruth]:
             raise SceneError(f"placement {p.card_id!r}: size {w_mm} x {h_mm} mm is out of range")
         # Bucketed so the resized-face cache is reused across scenes and positions.
         s = round(_local_scale(hom, p.center_mm) * 5) / 5
-        key = ("face", p.card_id, p.face_index, id(p.face) if p.face is not None else None)
+        key = _face_key(scene, p, face)
         pic = _scaled(face, key, w_mm * s * 1.5, h_mm * s * 1.5)
         unit = _place(p.center_mm, p.rotation, (w_mm, h_mm), p.skew)
         if p.sleeve:
