@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.reconcile import Reading, reconcile
 from companion.store import Seat, Store, StoredGame, StoreError
-from rules import Action, IllegalAction, RulesError, UndoRefused
+from rules import Action, IllegalAction, Record, RulesError, UndoRefused
 from rules.game import Game
 from rules.registry import GAMES, game_class
 
@@ -132,6 +132,7 @@ class Session:
         self.accepted_items: list[Any] = []
         self.accepted_jpeg: bytes | None = store.last_scan(stored.id)
         self.accepted_observation: Any = None
+        self.accepted_capture: Capture | None = None
         #: Ids named by actions recorded since the accepted picture (expected to change).
         self._explained: set[str] = set()
         self.log: list[str] = []
@@ -191,6 +192,19 @@ class Session:
     def prompt(self) -> str:
         return guides.next_thing(self.game, self.guide, waiting_for_table=self.waiting_for_table())
 
+    def status(self) -> list[str]:
+        """The game's bookkeeping in a few lines (deck left, dice, closed road letter...)."""
+        from .status import status_lines
+
+        return status_lines(self.game)
+
+    def highlights(self) -> list[tuple[float, float]]:
+        """Spots on the table (mm) the players should look at now: Roundabout's legal spots for
+        the card in hand, the Monster's space. Needs an accepted picture to place grid cells."""
+        from .status import highlights
+
+        return highlights(self.game, self.accepted_observation)
+
     def reference(self) -> list[tuple[str, str]]:
         return guides.reference_for(self.game, self.guide)
 
@@ -221,7 +235,11 @@ class Session:
         return [(self.game.describe(a), a) for a in self.game.legal_actions()]
 
     def describe(self, action: Action) -> str:
-        return str(self.game.describe(action))
+        try:
+            return str(self.game.describe(action))
+        except (RulesError, KeyError, TypeError, ValueError, IndexError):
+            # An engine's wording may expect a well-formed action; a misread one still gets a name.
+            return Game.describe(self.game, action)
 
     # ------------------------------------------------------------------ changing the game
     def apply(self, action: Action, *, jpeg: bytes | None = None) -> Outcome:
@@ -309,6 +327,27 @@ class Session:
 
     def can_undo(self) -> bool:
         return bool(self.game.can_undo())
+
+    def series(self) -> list[dict[str, Any]]:
+        """Highwayman's series (rule 5: lowest total over several games wins): this game plus
+        every finished Highwayman game these same players played, in seat order."""
+        if self.game.name != "highwayman":
+            return []
+        try:
+            from rules.highwayman import Series
+        except ImportError:
+            return []
+        series = Series(tuple(self.game.players))
+        for g in self.store.finished_games():
+            if g.game == "highwayman" and g.id != self.id and g.record and list(g.players) == list(self.game.players):
+                try:
+                    series.add_record(Record.from_json(g.record))
+                except RulesError:
+                    continue  # a record this engine version cannot replay is left out, not fatal
+        if self.over:
+            series.add(self.game)
+        games = len(series.games)
+        return [{**st.to_json(), "games": games} for st in series.standings()]
 
     def finish(self) -> dict[str, Any]:
         """The players confirmed the final standings: close the game in the store."""
@@ -412,6 +451,7 @@ class Session:
     def _accept_picture(self, capture: Capture) -> None:
         self.accepted_items = list(capture.observation.items)
         self.accepted_observation = capture.observation
+        self.accepted_capture = capture
         self.accepted_jpeg = capture.jpeg
         self._explained.clear()
 

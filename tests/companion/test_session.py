@@ -174,3 +174,51 @@ def test_next_thing_uses_the_game_words():
     g = Toy(["Ana", "Ben"])
     g.resolve_chance()
     assert next_thing(g, GUIDES["bigsur"]) == "Ana: take or pass."
+
+
+def test_every_installed_game_reports_its_bookkeeping(store):
+    from rules import registry
+
+    for name in registry.available():
+        s = Session.new(store, name, ["Ana", "Ben"], seed=4, app_draws_all=True)
+        for _ in range(30):
+            if s.over:
+                break
+            s.apply(s.game.legal_actions()[0])
+        lines = s.status()
+        assert lines and all(isinstance(x, str) and x for x in lines), name
+
+
+def test_the_monster_space_is_highlighted(store):
+    from rules import registry
+
+    if "monsterhighway" not in registry.available():
+        pytest.skip("no Monster Highway engine")
+    s = Session.new(store, "monsterhighway", ["Ana", "Ben"], seed=4, app_draws_all=True)
+    for _ in range(300):
+        if s.game.state.monster is not None:
+            break
+        s.apply(s.game.legal_actions()[0])
+    assert s.game.state.monster is not None
+    (x, y), = s.highlights()
+    cols = s.game.catalog.columns
+    assert (int(x // 50), int(y // 50)) == (s.game.state.monster % cols, s.game.state.monster // cols)
+
+
+def test_highwayman_series_adds_up_games_with_the_same_players(store):
+    from rules import registry
+
+    if "highwayman" not in registry.available():
+        pytest.skip("no Highwayman engine")
+    totals = [0, 0]
+    for seed in (1, 2):
+        s = Session.new(store, "highwayman", ["Ana", "Ben"], seed=seed, app_draws_all=True)
+        while not s.over:
+            s.apply(s.game.legal_actions()[0])
+        for p in range(2):
+            totals[p] += s.game.breakdown(p).total
+        series = s.series()
+        s.finish()
+    assert series[0]["games"] == 2
+    assert sorted(x["score"] for x in series) == sorted(totals)
+    assert series[0]["score"] == min(totals)  # lowest total leads

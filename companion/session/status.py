@@ -1,0 +1,133 @@
+"""A few lines about the game's bookkeeping, per game, for the game screen: what the players
+would otherwise have to track themselves (deck left, dice, the closed road letter, hands...).
+
+Each reader looks at its engine's state by name. Engines are written separately and may change
+their insides, so a reader that no longer fits returns nothing rather than breaking the screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+
+def _bigsur(game: Any) -> list[str]:
+    s = game.state
+    deck = int(s.hidden) + (1 if s.top is not None else 0)
+    lines = [f"Draw row: {len(s.row)} cards. Draw deck: {deck} left"
+             + (f" (top shows {s.top})." if s.top else ".")]
+    if deck == 0 and not s.over:
+        lines.append("The draw deck is exhausted: this is the last round, until the last player's turn.")
+    if s.landmarks_up:
+        lines.append("Landmarks face up: " + ", ".join(s.landmarks_up) + ".")
+    return lines
+
+
+def _roundabout(game: Any) -> list[str]:
+    s = game.state
+    lines = [f"Deck: {sum(s.deck.values())} cards. Discard pile: {len(s.discard)}"
+             + (f" (top {s.discard[-1]})." if s.discard else ".")]
+    if s.held is not None:
+        try:
+            from rules.roundabout import legal_placements
+
+            spots = legal_placements(game, s.held)
+        except (ImportError, ValueError):
+            spots = None
+        if spots is not None:
+            cells = sorted({(x, y) for x, y, _ in spots})
+            if cells:
+                where = ", ".join(f"({x},{y})" for x, y in cells[:6]) + (" ..." if len(cells) > 6 else "")
+                lines.append(f"{s.held} fits {len(cells)} spot{'s' if len(cells) != 1 else ''}: {where}.")
+            else:
+                lines.append(f"{s.held} cannot be played anywhere: it goes on the discard pile.")
+    if s.roundabouts:
+        lines.append(f"Roundabouts completed: {len(s.roundabouts)}.")
+    return lines
+
+
+def _monster(game: Any) -> list[str]:
+    s = game.state
+    lines = []
+    if s.dice:
+        lines.append("Dice: " + " + ".join(str(d) for d in s.dice) + (f", move {s.movement}" if s.movement else "") + ".")
+    name = getattr(game, "name_of", None)
+    if s.monster is not None and name is not None:
+        lines.append(f"Monster on {name(s.monster)}.")
+    lines.append("Tiles in hand: " + ", ".join(f"{game.players[i]} {len(h)}" for i, h in enumerate(s.hands)) + ".")
+    return lines
+
+
+def _highwaysbyways(game: Any) -> list[str]:
+    s = game.state
+    lines = []
+    if s.phase in ("drive", "driving") or s.slots:
+        slots = ["[" + game.cat.construction[c].letter + "]" for c in s.slots]
+        slots += ["[ ]"] * (max(0, game.cat.slots - len(s.slots)))
+        letter = game.construction_letter()
+        lines.append("Construction: " + " ".join(slots) + (f"  closed: {letter}" if letter else ""))
+        with contextlib.suppress(AttributeError, ValueError, TypeError):
+            lines.append(f"Spaces left this turn: {game.moves_left()}.")
+    if s.turn.event_note:
+        lines.append(s.turn.event_note)
+    mover = game.current_player()
+    if mover is not None and s.markers and mover < len(s.markers):
+        todo = s.markers[mover]
+        lines.append(f"{game.players[mover]}: byways still to drive: {len(todo)}.")
+    return lines
+
+
+def _highwayman(game: Any) -> list[str]:
+    s = game.state
+    tops = []
+    for route, pile in sorted(s.routes.items()):
+        if pile:
+            reached = s.reached.get(route)
+            tops.append(f"{route} {'LONDON' if reached == 0 else reached}")
+    lines = ["Routes: " + (", ".join(tops) if tops else "none started yet") + "."]
+    lines.append("Cards in hand: " + ", ".join(f"{game.players[i]} {len(h)}" for i, h in enumerate(s.hands))
+                 + f". Stock: {sum(s.stock.values())}.")
+    return lines
+
+
+READERS: dict[str, Callable[[Any], list[str]]] = {
+    "bigsur": _bigsur, "roundabout": _roundabout, "monsterhighway": _monster,
+    "highwaysbyways": _highwaysbyways, "highwayman": _highwayman,
+}
+
+
+def status_lines(game: Any) -> list[str]:
+    reader = READERS.get(game.name)
+    if reader is None:
+        return []
+    try:
+        return [line for line in reader(game) if line]
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+        return []
+
+
+def highlights(game: Any, observation: Any) -> list[tuple[float, float]]:
+    """Table-mm spots to ring on the picture (see Session.highlights)."""
+    try:
+        if game.name == "roundabout" and game.state.held is not None and observation is not None:
+            from companion.reconcile.roundabout import offset
+            from rules.roundabout import legal_placements
+
+            grid = (getattr(observation, "layout", None) or {}).get("grid") or []
+            if not grid:
+                return []
+            dx, dy = offset(game, grid)
+            known = grid[0]
+            size = 70.0
+            cells = sorted({(x, y) for x, y, _ in legal_placements(game, game.state.held)})
+            return [(known["center_mm"][0] + size * (x - dx - known["cell"][0]),
+                     known["center_mm"][1] + size * (y - dy - known["cell"][1])) for x, y in cells]
+        if game.name == "monsterhighway" and game.state.monster is not None:
+            cols = game.catalog.columns
+            cell_mm = float(getattr(game.catalog, "cell_mm", 50))
+            col, row = game.state.monster % cols, game.state.monster // cols
+            return [((col + 0.5) * cell_mm, (row + 0.5) * cell_mm)]
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError, ImportError):
+        return []
+    return []
