@@ -193,7 +193,7 @@ class _EventHub:
 
 
 class Controls(_EventHub):
-    """gpiozero buttons (to ground, internal pull-ups), seat LEDs and an optional buzzer.
+    """Buttons (to ground, internal pull-ups), seat LEDs and an optional buzzer, through gpiozero.
 
     ``pin_factory`` is gpiozero's: ``MockFactory()`` in tests; None lets gpiozero choose (on the
     Pi, ``GPIOZERO_PIN_FACTORY=lgpio``). ``clock`` timestamps edges; ``autotick`` runs a small
@@ -217,7 +217,9 @@ class Controls(_EventHub):
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         try:
-            from gpiozero import LED, Button, Buzzer
+            # DigitalInputDevice is gpiozero's Button without its hold thread: long presses are
+            # timed by ButtonLogic, and the extra thread made closing a held button wait.
+            from gpiozero import LED, Buzzer, DigitalInputDevice
             from gpiozero.exc import BadPinFactory, GPIOZeroError
         except ImportError as exc:  # pragma: no cover - gpiozero is a dependency
             raise ControlsUnavailable(f"gpiozero cannot be imported ({exc})") from None
@@ -226,9 +228,9 @@ class Controls(_EventHub):
                 key = spec.name
                 self._add(key, spec)
                 # bounce_time=None: every raw edge reaches ButtonLogic, which does the debouncing.
-                button = Button(spec.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                button.when_pressed = lambda _d=None, k=key: self._edge(k, True)
-                button.when_released = lambda _d=None, k=key: self._edge(k, False)
+                button = DigitalInputDevice(spec.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                button.when_activated = lambda _d=None, k=key: self._edge(k, True)
+                button.when_deactivated = lambda _d=None, k=key: self._edge(k, False)
                 self._devices.append(button)
             for pin in layout.leds:
                 led = LED(pin, pin_factory=pin_factory)

@@ -145,6 +145,28 @@ def bounce(factory: MockFactory, clock: FakeClock, pin: int, times_ms: list[floa
         factory.pin(pin).drive_high()
 
 
+@given(bounce_trains(), st.sampled_from([(26, "undo", None), (5, "end_turn", 0), (21, "scan", None)]),
+       st.floats(0.06, 1.2))
+def test_bounce_trains_on_mock_pins_give_one_event(train: list[tuple[bool, float]], button: tuple[int, str, int | None],
+                                                   hold_for: float) -> None:
+    pin, action, seat = button
+    factory, clock = MockFactory(), FakeClock()
+    with Controls(LAYOUT, pin_factory=factory, clock=clock, autotick=False) as controls:
+        for pressed, t in train:
+            clock.t = 100.0 + t
+            if pressed:
+                factory.pin(pin).drive_low()
+            else:
+                factory.pin(pin).drive_high()
+        if train[-1][0]:
+            clock.t += hold_for
+            factory.pin(pin).drive_high()
+        for _ in range(10):
+            clock.t += 0.02
+            controls.tick()
+        assert controls.poll() == [ControlEvent(action, seat)]  # type: ignore[arg-type]
+
+
 def test_a_bouncing_undo_button_on_mock_pins_sends_one_undo(rig) -> None:  # type: ignore[no-untyped-def]
     factory, clock, controls = rig
     bounce(factory, clock, 26, [0, 2, 3, 1, 4, 2, 5], end_closed=False)
