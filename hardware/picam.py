@@ -9,7 +9,7 @@ What happens on open, and why:
   least as large as the main stream, so the table is never cropped (on a Camera Module 3 that is
   the 2304 x 1296 binned mode);
 - one configuration is kept running for the whole session (reconfiguring costs frames and resets
-  the control loops);
+  the control loops), at 15 frames per second by default (``frame_rate``);
 - one autofocus cycle at start, then the lens stays where it is (``AfMode`` Auto only moves on a
   trigger): cards on a flat table do not need refocusing, and a hand over the table must not pull
   focus;
@@ -63,7 +63,7 @@ class Picamera2Source(FrameSource):
 
     def __init__(self, camera_num: int = 0, *, width: int = 2304, height: int = 1296,
                  factory: CameraFactory | None = None, settle_frames: int = 60,
-                 lock_exposure: bool = True, **options: Any) -> None:
+                 lock_exposure: bool = True, frame_rate: float = 15.0, **options: Any) -> None:
         options.setdefault("open_timeout", 15.0)
         super().__init__(**options)
         self.camera_num = camera_num
@@ -71,6 +71,7 @@ class Picamera2Source(FrameSource):
         self.height = height
         self.settle_frames = settle_frames
         self.lock_exposure = lock_exposure
+        self.frame_rate = frame_rate
         self._factory = factory or _default_factory
         self.spec = "picamera2" if camera_num == 0 else f"picamera2:{camera_num}"
         #: what happened at the last open, for ``hw check`` and the log
@@ -90,8 +91,10 @@ class Picamera2Source(FrameSource):
         status: dict[str, Any] = {}
         mode = full_view_mode(list(getattr(camera, "sensor_modes", []) or []),
                               getattr(camera, "sensor_resolution", None), self.width, self.height)
+        # 15 frames/s is plenty for a table and a live view; the sensor mode could do 56, but
+        # each 2304x1296 picture is 9 MB to copy, which a Pi 4 would feel.
         kwargs: dict[str, Any] = {"main": {"size": (self.width, self.height), "format": "RGB888"},
-                                  "buffer_count": 4}
+                                  "buffer_count": 4, "controls": {"FrameRate": self.frame_rate}}
         if mode is not None:
             kwargs["raw"] = {"size": tuple(mode["size"])}
             status["sensor_mode"] = tuple(mode["size"])

@@ -212,7 +212,7 @@ def test_picamera2_is_configured_once_focused_once_and_locked_after_settling() -
     (camera,) = made
     created = [kw for name, kw in camera.calls if name == "create_video_configuration"]
     assert created == [{"main": {"size": (2304, 1296), "format": "RGB888"}, "buffer_count": 4,
-                        "raw": {"size": (2304, 1296)}}]
+                        "controls": {"FrameRate": 15.0}, "raw": {"size": (2304, 1296)}}]
     names = [name for name, _ in camera.calls]
     assert names.count("configure") == 1 and names.count("autofocus_cycle") == 1
     assert names.index("start") < names.index("autofocus_cycle")
