@@ -14,7 +14,7 @@ is reported as an unknown region instead of being forced into cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -26,7 +26,9 @@ BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big en
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
-SIZE_SLACK = 0.22  # how far (as a fraction of a card) a row may be longer or shorter than n cards
+TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
+SIZE_SLACK = 0.35
+MAX_ALTERNATIVES = 4  # how far (as a fraction of a card) a row may be longer or shorter than n cards
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,9 @@ class Detection:
     regions: dict[int, Region]  # every region that was split into card cells, by its label
     rectified: np.ndarray  # the top-down play area (BGR), kept for the overlay and for pieces
     mask: np.ndarray
+    # other ways to split a region into cards, next best first: tried when the recogniser does
+    # not accept every card of the best split (cards laid with gaps, mixed sizes)
+    alternatives: dict[int, list[list[Candidate]]] = field(default_factory=dict)
 
 
 def rectify(frame: np.ndarray, calibration: Calibration, px_per_mm: float = DETECT_PX_PER_MM) -> np.ndarray:
@@ -101,6 +106,8 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         med = float(np.median(cloth))
         mad = float(np.median(np.abs(cloth - med))) + 1e-3
         thresh = max(9.0, med + 6.0 * 1.4826 * mad)
+        if thresh > TEXTURED:
+            break
         mask = (dist > thresh).astype(np.uint8) * 255
         keep = 1.0 - cv2.dilate(mask, np.ones((5, 5), np.uint8)).astype(np.float32) / 255
         wts = cv2.resize(keep, (gw, gh), interpolation=cv2.INTER_AREA)
@@ -111,6 +118,11 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         bg_blocks = np.where(wn > 0.25, near, far)
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
     r = max(1, round(1.5 * px_per_mm))
+    if thresh > TEXTURED:
+        # A patterned cloth (checks, print) varies more than any single colour model allows;
+        # describe it instead as the set of colours found all over the table.
+        mask = _pattern_mask(lab, px_per_mm)
+        r = max(2, round(2.5 * px_per_mm))
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
@@ -119,6 +131,40 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
     return _fill_holes(mask, max_hole_mm2 * px_per_mm**2)
+
+
+def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Foreground on a patterned cloth: colours far from every colour that is spread all over
+    the table. Cards cover a minority of places, so their colours are not spread everywhere."""
+    h, w = lab.shape[:2]
+    half = cv2.resize(lab, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    hh, hw = half.shape[:2]
+    pix = half.reshape(-1, 3)
+    rng = np.random.default_rng(0)
+    sample = pix[rng.choice(len(pix), size=min(len(pix), 12000), replace=False)].astype(np.float32)
+    weights = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts for less (light, shadow)
+    k = 10
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centres = cv2.kmeans(sample * weights, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    d = np.linalg.norm(pix[:, None, :] * weights - centres[None, :, :], axis=2)
+    nearest = d.argmin(axis=1).reshape(hh, hw)
+    # how widely each colour is spread: the share of 50 mm blocks holding a little of it
+    b = max(2, round(25 * px_per_mm))
+    gh, gw = max(1, hh // b), max(1, hw // b)
+    spread = np.zeros(k)
+    for c in range(k):
+        share = cv2.resize((nearest == c).astype(np.float32), (gw, gh), interpolation=cv2.INTER_AREA)
+        spread[c] = float((share > 0.03).mean())
+    cloth = np.flatnonzero(spread >= 0.45)
+    if cloth.size == 0:
+        cloth = np.array([int(np.argmax(spread))])
+    dmin = d[:, cloth].min(axis=1)
+    own = d[np.arange(len(d)), nearest.ravel()]
+    # the cloth's own scatter around its colours sets the scale
+    member = np.isin(nearest.ravel(), cloth)
+    scale = float(np.median(own[member])) if member.any() else 5.0
+    fg = (dmin > max(12.0, 4.0 * scale)).reshape(hh, hw).astype(np.uint8) * 255
+    return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
 def _distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -144,6 +190,37 @@ def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
         if h[3] >= 0 and cv2.contourArea(c) < max_hole:
             cv2.drawContours(out, [c], -1, 255, -1)
     return out
+
+
+def _edge_frame(comp: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float] | None:
+    """Like _rect_frame, but square to the region's dominant edge direction. A grid of cards
+    with gaps (a plus shape) has its minimum-area rectangle at 45 degrees to the cards; the
+    outline's straight edges still run along the cards' sides."""
+    contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    c = max(contours, key=len).reshape(-1, 2).astype(np.float64)
+    if len(c) < 40:
+        return None
+    step = 12
+    d = np.roll(c, -step, axis=0) - c
+    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0
+    hist = np.bincount(np.minimum((ang * 2).astype(int), 179), minlength=180).astype(np.float64)
+    # circular smoothing over the quarter turn
+    k = np.array([1, 2, 3, 2, 1], np.float64)
+    sm = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), k, mode="valid")
+    peak = int(np.argmax(sm))
+    if sm[peak] < 0.35 * len(c) * 9 / 5:  # no straight edges to speak of: a round or ragged thing
+        return None
+    # refine: the mean direction of the segments near the peak (angles folded by a quarter turn)
+    near = np.abs((ang - (peak + 0.5) / 2 + 45) % 90 - 45) < 4
+    q = np.radians(ang[near] * 4)
+    a = np.arctan2(np.sin(q).mean(), np.cos(q).mean()) / 4
+    u = np.array([np.cos(a), np.sin(a)])
+    v = np.array([-np.sin(a), np.cos(a)])
+    pu, pv = points @ u, points @ v
+    origin = u * pu.min() + v * pv.min()
+    return origin, u, v, float(pu.max() - pu.min() + 1), float(pv.max() - pv.min() + 1)
 
 
 def _rect_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
@@ -182,10 +259,10 @@ class _GridFit:
 
 
 def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float, float]],
-              px_per_mm: float) -> _GridFit | None:
-    """The card grid (size class, orientation, cells) that best explains a region's mask."""
+              px_per_mm: float) -> list[_GridFit]:
+    """Every card grid (size class, orientation, cells) that explains a region's mask, best first."""
     area = float(np.count_nonzero(sub))
-    best: _GridFit | None = None
+    fits: list[_GridFit] = []
     for key in keys:
         short, long_ = key
         for long_along_u in (True, False) if short != long_ else (True,):
@@ -211,9 +288,9 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
             explained = covered / max(area, 1.0)
             filled = covered / max(len(cells) * cell_area, 1.0)
             score = explained * min(1.0, filled) - 0.5 * (ex + ey)
-            if explained >= EXPLAINED and (best is None or score > best.score):
-                best = _GridFit(score, key, long_along_u, nx, ny, tuple(cells))
-    return best
+            if explained >= EXPLAINED:
+                fits.append(_GridFit(score, key, long_along_u, nx, ny, tuple(cells)))
+    return sorted(fits, key=lambda f: -f.score)
 
 
 def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[float, float]],
@@ -227,6 +304,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     blobs: list[Region] = []
     pieces: list[Region] = []
     regions: dict[int, Region] = {}
+    alternatives: dict[int, list[list[Candidate]]] = {}
     narrowest = min((k[0] for k in size_keys), default=50.0) * px_per_mm
     for lab in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[lab])
@@ -238,30 +316,49 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if area < 0.45 * smallest or (max(l1, l2) < 0.9 * narrowest and area < 0.8 * smallest):
             pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
             continue
-        # the region's mask in its own rectangle's frame (a along u, b along v, in px)
-        m = np.array([[u[0], v[0], origin[0] - x], [u[1], v[1], origin[1] - y]])
-        sub = cv2.warpAffine(comp, m, (max(1, round(l1)), max(1, round(l2))),
-                             flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        fit = _fit_grid(sub, l1, l2, size_keys, px_per_mm)
-        if fit is None:
+        # the region's mask in its own rectangle's frame (a along u, b along v, in px): square
+        # to its straight edges, or failing that to its minimum-area rectangle
+        fits: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
+        local = pts - np.array([x, y], np.float64)
+        for frame_ in (_edge_frame(comp, local), (origin - np.array([x, y], np.float64), u, v, l1, l2)):
+            if frame_ is None:
+                continue
+            o, fu, fv, f1, f2 = frame_
+            m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
+            sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
+                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+            fits += [(g, (o + np.array([x, y], np.float64), fu, fv, f1, f2))
+                     for g in _fit_grid(sub, f1, f2, size_keys, px_per_mm)]
+        if not fits:
             blobs.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
             continue
         regions[lab] = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)
-        square = fit.key[0] == fit.key[1]
-        long_dir = u if fit.long_along_u else v
-        angle = _up_angle(long_dir, square)
-        cw, ch = l1 / fit.nx, l2 / fit.ny
-        short, long_ = fit.key
-        half = np.array([short, long_]) / 2
-        a = np.radians(angle)
-        right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-        for i, j in fit.cells:
-            c = (origin + u * (i + 0.5) * cw + v * (j + 0.5) * ch) / px_per_mm
-            corners = tuple((float(p[0]), float(p[1])) for p in (
-                c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],
-                c + right * half[0] + down * half[1], c - right * half[0] + down * half[1]))
-            candidates.append(Candidate((float(c[0]), float(c[1])), angle, fit.key, lab, corners))
-    return Detection(candidates, blobs, pieces, regions, top, mask)
+        fits.sort(key=lambda f: -f[0].score)
+        ranked = [_cells(g, fr, lab, px_per_mm) for g, fr in fits[:MAX_ALTERNATIVES]]
+        candidates += ranked[0]
+        alternatives[lab] = ranked[1:]
+    return Detection(candidates, blobs, pieces, regions, top, mask, alternatives)
+
+
+def _cells(fit: _GridFit, frame_: tuple[np.ndarray, np.ndarray, np.ndarray, float, float], lab: int,
+           px_per_mm: float) -> list[Candidate]:
+    origin, u, v, l1, l2 = frame_
+    square = fit.key[0] == fit.key[1]
+    long_dir = u if fit.long_along_u else v
+    angle = _up_angle(long_dir, square)
+    cw, ch = l1 / fit.nx, l2 / fit.ny
+    short, long_ = fit.key
+    half = np.array([short, long_]) / 2
+    a = np.radians(angle)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    out = []
+    for i, j in fit.cells:
+        c = (origin + u * (i + 0.5) * cw + v * (j + 0.5) * ch) / px_per_mm
+        corners = tuple((float(p[0]), float(p[1])) for p in (
+            c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],
+            c + right * half[0] + down * half[1], c - right * half[0] + down * half[1]))
+        out.append(Candidate((float(c[0]), float(c[1])), angle, fit.key, lab, corners))
+    return out
 
 
 def _region(top: np.ndarray, comp: np.ndarray, offset: tuple[int, int], origin: np.ndarray, u: np.ndarray,

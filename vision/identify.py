@@ -43,6 +43,7 @@ SHORTLIST = 8
 ACCEPT = 0.62
 REJECT = 0.45
 MARGIN = 0.08
+DIFFER_RATIO = 0.35  # where two designs differ, the right one must fit about 3x better
 SYMMETRIC = 0.93  # a face whose turned copy correlates this well with itself is symmetric
 
 
@@ -300,16 +301,30 @@ class CardIndex:
         score, e, loc = scored[0]
         cid, rot, sym = sc.entry_id[e], int(sc.entry_rot[e]), int(sc.entry_sym[e])
         period = 360 // sym
-        rival = next(((s, sc.entry_id[o]) for s, o, _ in scored[1:]
-                      if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), (-1.0, None))
+        rival = next(((s, sc.entry_id[o], o) for s, o, _ in scored[1:]
+                      if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), (-1.0, None, -1))
         margin = score - rival[0]
+        # Two designs that differ only in a small corner (a bonus symbol) can never be told apart
+        # by a fixed margin: ask for a share of the difference the designs themselves have.
+        needed = MARGIN if rival[2] < 0 else min(MARGIN, 0.45 * (1.0 - _ncc(sc.fine[e], sc.fine[rival[2]])))
         centre = tuple(float(v) for v in center_mm)
         if crop_to_mm is not None:
             # the template fitted best shifted by (loc - SLACK) crop px: move the centre with it
             dx, dy = loc[0] - SLACK, loc[1] - SLACK
             c = crop_to_mm @ np.array([SLACK + w / 2 + dx, SLACK + h / 2 + dy, 1.0])
             centre = (float(c[0]), float(c[1]))
-        status = "sure" if score >= ACCEPT and margin >= MARGIN else "unknown" if score < REJECT else "unsure"
+        if score >= ACCEPT and margin < max(needed, 0.02) and rival[2] >= 0:
+            # Too close to call on the whole face: compare only where the two designs differ
+            # (a bonus symbol, a number), which decides it when the picture is clear enough.
+            verdict = _where_they_differ(crop, loc, sc.fine[e], sc.fine[rival[2]])
+            if verdict < DIFFER_RATIO:
+                margin = max(needed, 0.02)
+            elif verdict > 1 / DIFFER_RATIO:
+                o = rival[2]
+                cid, rot, sym = sc.entry_id[o], int(sc.entry_rot[o]), int(sc.entry_sym[o])
+                period = 360 // sym
+                score, margin = rival[0], max(needed, 0.02)
+        status = "sure" if score >= ACCEPT and margin >= max(needed, 0.02) else "unknown" if score < REJECT else "unsure"
         rotation = (angle_deg + rot) % 360
         rotation = rotation % period if sym > 1 else rotation
         return Match(status, cid if status != "unknown" else None, float(rotation), score, float(margin),
@@ -338,6 +353,25 @@ def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
                               borderMode=cv2.BORDER_REPLICATE)
     crop = cv2.resize(big, (cw, ch), interpolation=cv2.INTER_AREA)
     return _prep(crop), crop_to_mm[:2]
+
+
+def _normalised(img: np.ndarray) -> np.ndarray:
+    return (img - img.mean(axis=(0, 1))) / (img.std(axis=(0, 1)) + 1e-3)
+
+
+def _where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np.ndarray) -> float:
+    """How much worse design a explains the crop than design b does, over the pixels where the
+    two designs differ: < 1 favours a, > 1 favours b."""
+    h, w = a.shape[:2]
+    win = _normalised(crop[loc[1]:loc[1] + h, loc[0]:loc[0] + w])
+    an, bn = _normalised(a), _normalised(b)
+    d = np.abs(an - bn).sum(axis=2)
+    mask = d > max(0.5 * float(d.max()), 1.0)
+    if np.count_nonzero(mask) < 6:
+        return 1.0
+    ea = float(((win - an) ** 2).sum(axis=2)[mask].mean())
+    eb = float(((win - bn) ** 2).sum(axis=2)[mask].mean())
+    return ea / max(eb, 1e-6)
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:

@@ -26,6 +26,10 @@ SEAT_AXES = {
     "east": ((0.0, -1.0), (-1.0, 0.0)),
     "west": ((0.0, 1.0), (1.0, 0.0)),
 }
+# A Big Sur card this close to a seat's edge (centre, mm) is in that seat's tableau; further in,
+# it is in the shared draw row. A landmark this close to a tableau card is placed on it.
+TABLEAU_DEPTH_MM = 170.0
+LANDMARK_REACH_MM = 110.0
 CAR_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
 
 
@@ -53,9 +57,7 @@ def colour_name(bgr: Sequence[int]) -> str:
 
 def seat_of(center: Sequence[float], table: TableSpec) -> str:
     """The configured seat whose edge is nearest to a point."""
-    x, y = center
-    d = {"north": y, "south": table.height_mm - y, "west": x, "east": table.width_mm - x}
-    return min(table.seats, key=lambda s: d[s])
+    return min(table.seats, key=lambda s: edge_distance(center, s, table))
 
 
 def _along(item: Item, axis: Sequence[float]) -> float:
@@ -63,33 +65,49 @@ def _along(item: Item, axis: Sequence[float]) -> float:
 
 
 def bigsur(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) -> dict[str, Any]:
-    """Each seat's tableau: its Highway cards as a row read left to right from that seat's side,
-    and Landmark tiles placed above or below one of its cards."""
+    """Each seat's tableau: the Highway cards lying along its edge as a row read left to right
+    from that seat's side, with Landmark tiles placed above or below one of its cards; the draw
+    row (Highway cards in the middle, read as the south seat sees them); the landmarks still
+    available; the Material / Starter sides (deck, supplies)."""
     rows: dict[str, list[Item]] = {s: [] for s in table.seats}
+    middle: list[Item] = []
     for it in items:
         if it.kind in ("highway card", "") and it.size_mm[0] != it.size_mm[1]:
-                rows[seat_of(it.center_mm, table)].append(it)
+            seat = seat_of(it.center_mm, table)
+            if edge_distance(it.center_mm, seat, table) <= TABLEAU_DEPTH_MM:
+                rows[seat].append(it)
+            else:
+                middle.append(it)
     tableaus: dict[str, Any] = {}
     for seat, cards in rows.items():
-        across, _ = SEAT_AXES[seat]
-        cards.sort(key=lambda c: _along(c, across))
+        cards.sort(key=lambda c: _along(c, SEAT_AXES[seat][0]))
         tableaus[seat] = {"cards": [c.id for c in cards], "landmarks": []}
-    loose = []
+    pool = []
     for it in items:
         if it.kind != "landmark":
             continue
         seat = seat_of(it.center_mm, table)
-        cards = sorted(rows[seat], key=lambda c: _along(c, SEAT_AXES[seat][0]))
-        if not cards:
-            loose.append(it.id)
+        cards = rows[seat]
+        near = [k for k, c in enumerate(cards)
+                if np.hypot(c.center_mm[0] - it.center_mm[0], c.center_mm[1] - it.center_mm[1]) < LANDMARK_REACH_MM]
+        if not near:
+            pool.append(it.id)
             continue
         across, away = SEAT_AXES[seat]
-        pos = min(range(len(cards)), key=lambda k: abs(_along(cards[k], across) - _along(it, across)))
+        pos = min(near, key=lambda k: abs(_along(cards[k], across) - _along(it, across)))
         where = "above" if _along(it, away) > _along(cards[pos], away) else "below"
         tableaus[seat]["landmarks"].append({"id": it.id, "position": pos, "where": where})
-    others = [{"id": it.id, "kind": it.kind, "seat": seat_of(it.center_mm, table)}
+    for t in tableaus.values():
+        t["landmarks"].sort(key=lambda lm: lm["position"])
+    others = [{"id": it.id, "kind": it.kind, "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]}
               for it in items if it.kind in ("material side", "starter side")]
-    return {"tableaus": tableaus, "landmarks_unplaced": loose, "other_cards": others}
+    return {"tableaus": tableaus, "draw_row": [c.id for c in sorted(middle, key=lambda c: c.center_mm[0])],
+            "landmarks": pool, "other_cards": others}
+
+
+def edge_distance(center: Sequence[float], seat: str, table: TableSpec) -> float:
+    x, y = center
+    return {"north": y, "south": table.height_mm - y, "west": x, "east": table.width_mm - x}[seat]
 
 
 def _grid(items: list[Item], cell: float) -> tuple[list[dict[str, Any]], np.ndarray, float]:
@@ -112,19 +130,42 @@ def _grid(items: list[Item], cell: float) -> tuple[list[dict[str, Any]], np.ndar
     return cells, origin * cell, float(np.degrees(a))
 
 
+def _groups(items: list[Item], reach: float) -> list[list[Item]]:
+    """Items in touching groups (centres within `reach` of one another), biggest group first."""
+    groups: list[list[Item]] = []
+    left = list(items)
+    while left:
+        group = [left.pop(0)]
+        grew = True
+        while grew:
+            grew = False
+            for it in list(left):
+                if any(np.hypot(it.center_mm[0] - g.center_mm[0], it.center_mm[1] - g.center_mm[1]) < reach for g in group):
+                    group.append(it)
+                    left.remove(it)
+                    grew = True
+        groups.append(group)
+    return sorted(groups, key=len, reverse=True)
+
+
 def roundabout(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) -> dict[str, Any]:
-    """The grid of Roundabout cards (cell, card, rotation) and the cars reserving places, by colour."""
+    """The grid of Roundabout cards (cell, card, rotation; cell (0, 0) is the top-left card's
+    column and row), the cars reserving places, by colour, and loose cards (the discard pile)."""
     size = max((it.size_mm[0] for it in items), default=70.0)
-    cells, _, angle = _grid(items, size)
-    by_pos = {tuple(c["cell"]): c for c in cells}
+    groups = _groups(items, size * 1.25)
+    grid_items = groups[0] if groups else []
+    cells, _, angle = _grid(grid_items, size)
     cars = []
     for p in pieces:
         near = min(cells, key=lambda c: np.hypot(c["center_mm"][0] - p["center_mm"][0],
                                                     c["center_mm"][1] - p["center_mm"][1]), default=None)
         on = near["cell"] if near and np.hypot(near["center_mm"][0] - p["center_mm"][0],
-                                                 near["center_mm"][1] - p["center_mm"][1]) < size * 0.75 else None
+                                                 near["center_mm"][1] - p["center_mm"][1]) < size * 0.6 else None
         cars.append({"colour": p["colour"], "center_mm": p["center_mm"], "cell": on})
-    return {"grid": cells, "grid_angle": round(angle, 1), "cells": len(by_pos), "cars": cars}
+    loose = [{"id": it.id, "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]}
+             for g in groups[1:] for it in g]
+    return {"grid": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])), "grid_angle": round(angle, 1),
+            "cars": cars, "loose": loose}
 
 
 def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) -> dict[str, Any]:
@@ -135,7 +176,9 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
         return [int(c[0] // MONSTER_CELL_MM), int(c[1] // MONSTER_CELL_MM)]
 
     cells = [{"cell": cell_of(it.center_mm), "id": it.id, "rotation": round(it.rotation / 90) * 90 % 360}
-             for it in items]
+             for it in items if it.size_mm[0] == it.size_mm[1]]
+    cards = [{"id": it.id, "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]}
+             for it in items if it.size_mm[0] != it.size_mm[1]]
     big = [p for p in pieces if max(p["size_mm"]) >= MONSTER_MIN_MM]
     monster = max(big, key=lambda p: p["area_mm2"], default=None)
     cars = [{"colour": p["colour"], "cell": cell_of(p["center_mm"]), "center_mm": p["center_mm"]}
@@ -143,7 +186,7 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
     return {"cells": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])),
             "monster": None if monster is None else {"cell": cell_of(monster["center_mm"]),
                                                      "center_mm": monster["center_mm"]},
-            "cars": cars}
+            "cars": cars, "monster_cards": cards}
 
 
 def highwayman(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec,

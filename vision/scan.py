@@ -68,6 +68,12 @@ def _corners(center: tuple[float, float], rotation: float, size: tuple[float, fl
     return tuple((round(float(p[0]), 1), round(float(p[1]), 1)) for p in pts)
 
 
+def _split_quality(found: list[tuple[detect.Candidate, Match]]) -> tuple[int, float]:
+    """Sure cards first (more sure cards is better), then the total correlation of those."""
+    sure = [m for _, m in found if m.status == "sure"]
+    return (len(sure), sum(m.score for m in sure))
+
+
 def _x_angle(up_angle: float) -> float:
     """A region's rectangle angle: its first side's direction is `up_angle` clockwise from table
     "up", i.e. up_angle - 90 clockwise from table x."""
@@ -105,6 +111,16 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     for cand in det.candidates:
         m = index.identify(frame, cal.homography, cand.center_mm, cand.angle_deg, cand.size_key)
         by_region.setdefault(cand.region, []).append((cand, m))
+    for region, found in by_region.items():
+        # a split the recogniser does not fully accept may be the wrong split: try the others
+        best = found
+        for alt in det.alternatives.get(region, []):
+            if all(m.status == "sure" for _, m in best):
+                break
+            tried = [(c, index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)) for c in alt]
+            if _split_quality(tried) > _split_quality(best):
+                best = tried
+        by_region[region] = best
     for region, found in by_region.items():
         if all(m.status == "unknown" for _, m in found) and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),

@@ -26,7 +26,7 @@ def table_texture(table: TableSpec, rotate_marker: dict[int, int] | None = None)
         marker = np.rot90(marker, (rotate_marker or {}).get(i, 0))
         # a white quiet zone around each marker, as on the printed sheet
         x0, y0 = (marker_table_corners(i, table)[0] + m) * PX_PER_MM
-        x0, y0 = int(round(x0)), int(round(y0))
+        x0, y0 = round(x0), round(y0)
         q = side // 4
         img[y0 - q:y0 + side + q, x0 - q:x0 + side + q] = 255
         img[y0:y0 + side, x0:x0 + side] = marker[:, :, None]

@@ -1,0 +1,230 @@
+"""Vision: recognition accuracy on rendered scenes with known truth, scan latency, memory.
+
+    python bench/vision.py                 # a small sample (a few minutes on a shared machine)
+    python bench/vision.py --scenes 500    # the full run documented in docs/benchmarks.md
+
+For every installed game and two packs, (a) the proxy pack rendered from the catalog and (b) an
+appearance-only pack of photo-like faces, it renders random game positions (vision.synth,
+difficulty drawn from 0..1 per scene: camera tilt, lens distortion, uneven light, shadows, glare,
+blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
+
+- identity+rotation accuracy per visible item (a card hidden under a hand for more than
+  --max-occluded of its area is not required to be found, but must not be misread),
+- scenes with every item right (no wrong card, no missing card, no phantom),
+- phantom items (a card reported where there is none), per 1,000 scenes,
+- unknown objects rejected (a phone, coaster or foreign card never reported as a card),
+- unsure items (listed for the players to check; counted as not found above),
+- scan latency of a 2304x1296 frame with 30 cards on one core (median, p95), the calibration
+  re-check alone, a whole-frame calibration, learning a pack, and peak memory (ru_maxrss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import platform
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2
+import numpy as np
+
+from vision import scan
+from vision.calibration import calibrate, recheck
+from vision.identify import CardIndex, index_for_pack, references_from_pack
+from vision.pack import proxy_pack
+
+GAMES = ("bigsur", "roundabout", "monsterhighway", "highwayman", "highwaysbyways")
+
+
+def rotation_ok(got: float, want: float, symmetry: int, tol: float = 12.0) -> bool:
+    period = 360.0 / max(1, symmetry)
+    d = (got - want) % period
+    return min(d, period - d) <= tol
+
+
+def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
+    """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
+    out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
+               hidden_misread=0)
+    used: set[int] = set()
+    reported = list(obs.items)
+    # the least hidden first: in a pile the top card must meet the report, not one under it
+    for t in sorted(truth.items, key=lambda t: t.occluded):
+        near = [k for k, it in enumerate(reported)
+                if k not in used and np.hypot(it.center_mm[0] - t.center_mm[0], it.center_mm[1] - t.center_mm[1])
+                < 0.35 * min(t.size_mm)]
+        hit = min(near, key=lambda k: np.hypot(reported[k].center_mm[0] - t.center_mm[0],
+                                               reported[k].center_mm[1] - t.center_mm[1]), default=None)
+        if hit is not None:
+            used.add(hit)
+        if t.occluded > max_occluded:
+            if hit is not None and reported[hit].id != t.id:
+                out["hidden_misread"] += 1
+            continue
+        out["items"] += 1
+        if hit is None:
+            unsure = any(np.hypot(u.center_mm[0] - t.center_mm[0], u.center_mm[1] - t.center_mm[1]) < 0.35 * min(t.size_mm)
+                         for u in obs.unsure)
+            out["unsure" if unsure else "missing"] += 1
+            continue
+        it = reported[hit]
+        if it.id == t.id and rotation_ok(it.rotation, t.rotation, it.symmetry):
+            out["right"] += 1
+        else:
+            out["wrong"] += 1
+    out["phantom"] = len(reported) - len(used)
+    for d in truth.distractors:
+        if d.kind == "hand":
+            continue
+        out["distractors"] += 1
+        r = 0.5 * max(d.size_mm)
+        if not any(np.hypot(it.center_mm[0] - d.center_mm[0], it.center_mm[1] - d.center_mm[1]) < r for it in reported):
+            out["rejected"] += 1
+    return out
+
+
+def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: float, verbose: bool) -> dict[str, int]:
+    from vision.synth import random_scene, render_scene
+
+    index = index_for_pack(pack)
+    total: dict[str, int] = {}
+    all_right = 0
+    for i in range(scenes):
+        rng = np.random.default_rng([seed, i])
+        scene = random_scene(game, pack, rng, float(rng.uniform(0, 1)))
+        if game == "monsterhighway":
+            # vision.synth lays random pack cards on the board cells, 63x88 monster cards
+            # included, so they pile up; on the real board only the 50 mm tiles lie on cells.
+            tiles = tuple(p for p in scene.placements if tuple(pack.size_of(p.card_id)) == (50.0, 50.0))
+            scene = dataclasses.replace(scene, placements=tiles)
+        frame, truth = render_scene(scene, seed=seed * 100_000 + i)
+        obs = scan(frame, game, pack=pack, index=index, table=None)
+        s = score_scene(obs, truth, max_occluded)
+        perfect = s["items"] == s["right"] and s["phantom"] == 0 and s["hidden_misread"] == 0
+        all_right += perfect
+        if verbose and not perfect:
+            print(f"    scene {i}: {s}", flush=True)
+        for k, v in s.items():
+            total[k] = total.get(k, 0) + v
+    total["scenes"] = scenes
+    total["all_right"] = all_right
+    return total
+
+
+def latency(runs: int, seed: int) -> dict[str, float]:
+    """A Roundabout table of 30 cards at 2304x1296, scanned repeatedly with a warm calibration."""
+    from vision.synth import Camera, Placement, Scene, render_scene
+
+    pack = proxy_pack("bigsur")
+    index = index_for_pack(pack)
+    ids = [c.id for c in pack.cards if (c.size_mm or pack.card_size_mm) == pack.card_size_mm]
+    places = []
+    for seat_row in range(4):  # four rows of six edge-to-edge cards, six loose cards
+        for k in range(6):
+            places.append(Placement(ids[(seat_row * 6 + k) % len(ids)], (150 + 63 * k + 420 * (seat_row % 2),
+                                                                          140 + 260 * (seat_row // 2)), 0.0))
+    for k in range(6):
+        places.append(Placement(ids[(24 + k) % len(ids)], (120 + 150 * k, 640 - 20 * (k % 2)), 90.0))
+    scene = Scene(placements=tuple(places), pack=pack, camera=Camera(view_deg=6, light=0.3, noise=2, blur=0.5))
+    frame, _ = render_scene(scene, seed=seed)
+    cal = calibrate(frame)
+    obs = scan(frame, "bigsur", pack=pack, index=index, calibration=cal)  # warm-up
+    n_items = len(obs.items)
+    times, checks, full = [], [], []
+    for _ in range(runs):
+        t = time.perf_counter()
+        scan(frame, "bigsur", pack=pack, index=index, calibration=cal)
+        times.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        recheck(frame, cal)
+        checks.append((time.perf_counter() - t) * 1000)
+    for _ in range(max(3, runs // 10)):
+        t = time.perf_counter()
+        calibrate(frame)
+        full.append((time.perf_counter() - t) * 1000)
+    refs = references_from_pack(pack)
+    t = time.perf_counter()
+    CardIndex.learn(refs)
+    learn = time.perf_counter() - t
+
+    def p95(xs: list[float]) -> float:
+        return sorted(xs)[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))]
+
+    return {"items": n_items, "scan_median": statistics.median(times), "scan_p95": p95(times),
+            "check_median": statistics.median(checks), "check_p95": p95(checks),
+            "calibrate_median": statistics.median(full), "learn_s": learn, "learn_faces": len(refs)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenes", type=int, default=20, help="scenes per game and pack (default 20; full run 500)")
+    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
+    ap.add_argument("--packs", default="proxy,photo", help="proxy, photo or both (default both)")
+    ap.add_argument("--runs", type=int, default=40, help="latency repetitions (default 40)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-occluded", type=float, default=0.25,
+                    help="a card hidden more than this is not required to be found (default 0.25)")
+    ap.add_argument("--verbose", action="store_true", help="print every scene that is not all right")
+    ap.add_argument("--skip-latency", action="store_true")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
+    os.environ.setdefault("COMPANION_CACHE", tempfile.mkdtemp(prefix="bench-vision-"))
+    print(f"# bench/vision.py on {platform.machine()} Python {platform.python_version()}, OpenCV {cv2.__version__}, "
+          f"one core, load average {os.getloadavg()[0]:.1f}")
+    grand: dict[str, int] = {}
+    for kind in args.packs.split(","):
+        for game in args.games.split(","):
+            try:
+                if kind == "proxy":
+                    pack = proxy_pack(game)
+                else:
+                    from vision.synth import photo_like_pack
+
+                    pack = photo_like_pack(game, args.seed)
+            except ValueError as exc:
+                print(f"{kind:5} {game:15} skipped: {exc}")
+                continue
+            # vision.synth caches resized faces by card id, not by pack: a second pack with the same
+            # ids would be drawn with the first pack's faces unless the cache is emptied.
+            from vision.synth import render as synth_render
+
+            synth_render._FACES.clear()
+            t0 = time.perf_counter()
+            r = run_accuracy(game, pack, args.scenes, args.seed, args.max_occluded, args.verbose)
+            dt = time.perf_counter() - t0
+            for k, v in r.items():
+                grand[k] = grand.get(k, 0) + v
+            acc = r["right"] / max(1, r["items"])
+            print(f"{kind:5} {game:15} items {r['items']:5}  right {100 * acc:6.2f}%  wrong {r['wrong']:3}  "
+                  f"missing {r['missing']:3}  unsure {r['unsure']:3}  all-right scenes {r['all_right']:4}/{r['scenes']}  "
+                  f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']}  "
+                  f"hidden misread {r['hidden_misread']}  ({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
+    if grand:
+        print(f"TOTAL identity+rotation accuracy {100 * grand['right'] / max(1, grand['items']):.2f}% of "
+              f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "
+              f"{grand['scenes']}; phantoms {1000 * grand['phantom'] / max(1, grand['scenes']):.1f} per 1,000 scenes; "
+              f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
+              f"{grand['distractors']}; unsure {grand['unsure']}")
+    if not args.skip_latency:
+        lat = latency(args.runs, args.seed)
+        print(f"latency ({lat['items']} cards recognised, 2304x1296, {args.runs} runs): scan median "
+              f"{lat['scan_median']:.1f} ms, p95 {lat['scan_p95']:.1f} ms; calibration re-check median "
+              f"{lat['check_median']:.2f} ms, p95 {lat['check_p95']:.2f} ms; whole-frame calibration "
+              f"{lat['calibrate_median']:.1f} ms; learning {lat['learn_faces']} faces {lat['learn_s']:.2f} s")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (ru_maxrss) {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""Identification on rendered tables: id, rotation, rejection of things not in the pack, cache."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.test_detect import paste, random_face, table_picture, view
+from vision import identify
+from vision.calibration import calibrate
+from vision.identify import CardIndex, Reference
+from vision.observation import TableSpec
+from vision.scan import scan
+
+RECT = (63.0, 88.0)
+SQUARE = (50.0, 50.0)
+
+
+@pytest.fixture(scope="module")
+def deck():
+    rng = np.random.default_rng(42)
+    refs = [Reference(f"card-{k}", RECT, random_face(rng, RECT)) for k in range(24)]
+    refs += [Reference(f"tile-{k}", SQUARE, random_face(rng, SQUARE)) for k in range(12)]
+    return refs, CardIndex.learn(refs)
+
+
+def lay(placements, seed=0):
+    """A camera frame of the table with (face, centre, rotation, size) placements."""
+    rng = np.random.default_rng(seed)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    for face, centre, rotation, size in placements:
+        paste(pic, face, centre, rotation, size, table)
+    frame, _ = view(table, pic)
+    return frame
+
+
+def test_every_card_and_rotation_is_recognised(deck):
+    refs, index = deck
+    by_id = {r.id: r for r in refs}
+    cases = [("card-3", 0), ("card-7", 180), ("card-11", 90), ("card-20", 270), ("card-5", 4),
+             ("tile-0", 0), ("tile-4", 90), ("tile-8", 180), ("tile-11", 270)]
+    placements = [(by_id[cid].face, (130 + 105 * k, 250 + 220 * (k % 2)), rot, by_id[cid].size_mm)
+                  for k, (cid, rot) in enumerate(cases)]
+    obs = scan(lay(placements), "bigsur", index=index)
+    assert not obs.unsure and not obs.unknowns
+    got = {it.id: it for it in obs.items}
+    assert set(got) == {c for c, _ in cases}
+    for (cid, rot), (_, centre, _, _) in zip(cases, placements, strict=True):
+        assert abs((got[cid].rotation - rot + 180) % 360 - 180) < 3, (cid, got[cid].rotation, rot)
+        assert np.hypot(*(np.array(got[cid].center_mm) - centre)) < 3
+        assert got[cid].confidence > identify.ACCEPT
+
+
+def test_things_not_in_the_pack_are_unknown_never_guessed(deck):
+    _, index = deck
+    rng = np.random.default_rng(7)
+    strangers = [(random_face(rng, RECT), (200 + 150 * k, 300), 0, RECT) for k in range(4)]  # another game's cards
+    strangers.append((np.full((300, 300, 3), (30, 60, 120), np.uint8), (800, 550), 0, SQUARE))  # a plain coaster
+    obs = scan(lay(strangers, seed=3), "bigsur", index=index)
+    assert obs.items == []
+    assert len(obs.unknowns) + len(obs.unsure) == 5
+    assert len(obs.unknowns) >= 4
+
+
+def test_a_symmetric_face_reports_its_symmetry():
+    rng = np.random.default_rng(1)
+    half = random_face(rng, (50, 25))
+    symmetric = np.concatenate([half, np.rot90(half, 2)], axis=0)  # the same turned by 180 degrees
+    refs = [Reference("straight", SQUARE, np.ascontiguousarray(symmetric)),
+            Reference("other", SQUARE, random_face(rng, SQUARE))]
+    index = CardIndex.learn(refs)
+    obs = scan(lay([(refs[0].face, (500, 350), 270, SQUARE)]), "monsterhighway", index=index)
+    assert [(i.id, i.symmetry) for i in obs.items] == [("straight", 2)]
+    assert abs(obs.items[0].rotation - 90) < 3  # 270 and 90 look the same: the smaller is reported
+
+
+def test_near_identical_designs_are_still_told_apart():
+    rng = np.random.default_rng(11)
+    base = random_face(rng, RECT)
+    twin = base.copy()
+    cv2.circle(twin, (60, 60), 30, (0, 0, 255), -1)  # only a bonus symbol in a corner differs
+    refs = [Reference("plain", RECT, base), Reference("bonus", RECT, twin)]
+    index = CardIndex.learn(refs)
+    obs = scan(lay([(base, (300, 300), 0, RECT), (twin, (600, 300), 180, RECT)]), "bigsur", index=index)
+    assert sorted((i.id, round(i.rotation)) for i in obs.items) == [("bonus", 180), ("plain", 0)]
+
+
+def test_learning_is_cached_by_pack_contents(tmp_path, monkeypatch):
+    from vision.pack import write_pack
+
+    rng = np.random.default_rng(5)
+    faces = {f"bs-{k:02d}": [random_face(rng, RECT)] for k in range(1, 6)}
+    pack_dir = tmp_path / "pack"
+    pack = write_pack(pack_dir, "bigsur", RECT, faces)
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(identify, "_MEMORY", {})
+    first = identify.index_for_pack(pack, cache)
+    files = list((cache / "vision-index").glob("*.npz"))
+    assert len(files) == 1
+    monkeypatch.setattr(identify, "_MEMORY", {})
+    again = identify.index_for_pack(pack, cache)
+    assert again.digest == first.digest
+    assert np.array_equal(again.classes[(63.0, 88.0)].fine, first.classes[(63.0, 88.0)].fine)
+    # a changed face is a different pack: learned afresh under another key
+    face_file = pack_dir / json.loads((pack_dir / "pack.json").read_text())["cards"][0]["faces"][0]
+    original = face_file.read_bytes()
+    cv2.imwrite(str(face_file), random_face(rng, RECT))
+    monkeypatch.setattr(identify, "_MEMORY", {})
+    assert identify.index_for_pack(pack, cache).digest != first.digest
+    assert len(list((cache / "vision-index").glob("*.npz"))) == 2
+    # a corrupt cache file is relearned, not trusted
+    files[0].write_bytes(b"not an index")
+    monkeypatch.setattr(identify, "_MEMORY", {})
+    face_file.write_bytes(original)
+    assert identify.index_for_pack(pack, cache).digest == first.digest
+
+
+def test_a_pack_without_faces_cannot_be_learned():
+    with pytest.raises(identify.IndexError_):
+        CardIndex.learn([])
+    with pytest.raises(identify.IndexError_, match="card 'x'"):
+        CardIndex.learn([Reference("x", RECT, np.zeros((3, 3), np.uint8))])
+
+
+def test_calibration_cache_is_rechecked_between_scans(deck):
+    _, index = deck
+    frame = lay([])
+    cal = calibrate(frame)
+    obs = scan(frame, "bigsur", index=index, calibration=cal)
+    assert obs.calibration is cal  # nothing moved: the cached homography is kept
+    assert obs.items == [] and obs.unknowns == []

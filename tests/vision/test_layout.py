@@ -1,0 +1,113 @@
+"""Per-game layouts from recognised items (pure functions of items and the table spec)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision import layout
+from vision.observation import Item, TableSpec
+
+
+def card(cid, x, y, rotation=0.0, size=(63.0, 88.0), kind="highway card"):
+    return Item(cid, rotation, (x, y), size, 0.9, ((0, 0), (0, 0), (0, 0), (0, 0)), kind)
+
+
+def test_big_sur_rows_read_left_to_right_from_each_seat():
+    table = TableSpec()
+    items = [
+        card("s1", 300, 640), card("s2", 363, 640), card("s3", 426, 640),      # south: west -> east
+        card("n1", 700, 60, 180), card("n2", 637, 60, 180),                     # north: east -> west
+        card("e1", 950, 500, 270), card("e2", 950, 437, 270),                   # east: south -> north
+        card("w1", 50, 200, 90), card("w2", 50, 263, 90),                       # west: north -> south
+        card("d2", 560, 330), card("d1", 497, 330),                             # the draw row, middle
+    ]
+    out = layout.bigsur(list(reversed(items)), [], table)
+    t = out["tableaus"]
+    assert t["south"]["cards"] == ["s1", "s2", "s3"]
+    assert t["north"]["cards"] == ["n1", "n2"]
+    assert t["east"]["cards"] == ["e1", "e2"]
+    assert t["west"]["cards"] == ["w1", "w2"]
+    assert out["draw_row"] == ["d1", "d2"]
+
+
+def test_big_sur_seats_come_from_the_table_spec():
+    table = TableSpec.for_players(2)  # south and east only
+    out = layout.bigsur([card("x", 500, 60, 180), card("y", 950, 300, 270)], [], table)
+    assert set(out["tableaus"]) == {"south", "east"}
+    assert out["tableaus"]["east"]["cards"] == ["y"]
+    assert out["draw_row"] == ["x"]  # far from both seats' edges
+
+
+def test_big_sur_landmarks_above_or_below_a_tableau_card():
+    table = TableSpec()
+    lm = dict(size=(50.0, 50.0), kind="landmark")
+    items = [card("s1", 300, 640), card("s2", 363, 640),
+             card("L1", 363, 566, **lm),   # further from the south edge than the row: above card 1
+             card("L2", 50, 150, **lm)]    # nowhere near a tableau: still available
+    out = layout.bigsur(items, [], table)
+    assert out["tableaus"]["south"]["landmarks"] == [{"id": "L1", "position": 1, "where": "above"}]
+    assert out["landmarks"] == ["L2"]
+    north = layout.bigsur([card("n1", 500, 60, 180), card("L3", 500, 134, **lm)], [], table)
+    assert north["tableaus"]["north"]["landmarks"] == [{"id": "L3", "position": 0, "where": "above"}]
+
+
+def test_roundabout_grid_cells_rotations_cars_and_the_discard():
+    sq = dict(size=(70.0, 70.0), kind="roundabout card")
+    items = [card("a", 400, 300, 0, **sq), card("b", 470, 300, 90, **sq), card("c", 400, 370, 180, **sq),
+             card("z", 120, 140, 5, **sq)]
+    cars = [{"colour": "red", "center_mm": [470, 372], "size_mm": [22, 11], "area_mm2": 240},
+            {"colour": "blue", "center_mm": [900, 650], "size_mm": [22, 11], "area_mm2": 240}]
+    out = layout.roundabout(items, cars, TableSpec())
+    assert [(c["cell"], c["id"], c["rotation"]) for c in out["grid"]] == [
+        ([0, 0], "a", 0), ([1, 0], "b", 90), ([0, 1], "c", 180)]
+    assert out["loose"][0]["id"] == "z"
+    assert out["cars"][0]["cell"] is None  # a car between cells reserves nothing we can name
+    assert out["cars"][0]["colour"] == "red" and out["cars"][1]["cell"] is None
+
+
+def test_roundabout_grid_at_an_angle():
+    sq = dict(size=(70.0, 70.0), kind="roundabout card")
+    import math
+    a = math.radians(10)
+    pts = [(0, 0), (1, 0), (1, 1)]
+    items = [card(f"c{k}", 400 + 70 * (i * math.cos(a) - j * math.sin(a)), 300 + 70 * (i * math.sin(a) + j * math.cos(a)),
+                  10 + 90 * k, **sq) for k, (i, j) in enumerate(pts)]
+    out = layout.roundabout(items, [], TableSpec())
+    assert sorted((c["cell"][0], c["cell"][1], c["rotation"]) for c in out["grid"]) == [(0, 0, 0), (1, 0, 90), (1, 1, 180)]
+    assert out["grid_angle"] == pytest.approx(10, abs=0.5)
+
+
+def test_monster_highway_cells_monster_and_cars():
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile),
+             card("monster-03", 600, 600)]
+    pieces = [{"colour": "purple", "center_mm": [126, 77], "size_mm": [44, 43], "area_mm2": 1800},
+              {"colour": "yellow", "center_mm": [176, 70], "size_mm": [22, 11], "area_mm2": 240}]
+    out = layout.monsterhighway(items, pieces, TableSpec())
+    assert out["cells"] == [{"cell": [2, 1], "id": "road-straight", "rotation": 90},
+                            {"cell": [3, 1], "id": "road-curve", "rotation": 180}]
+    assert out["monster"]["cell"] == [2, 1]
+    assert out["cars"] == [{"colour": "yellow", "cell": [3, 1], "center_mm": [176, 70]}]
+    assert out["monster_cards"][0]["id"] == "monster-03"
+
+
+def test_highwayman_routes_left_to_right_with_route_names():
+    items = [card("york-3", 600, 350, size=(57, 89), kind="route card"),
+             card("bath-1", 300, 352, size=(57, 89), kind="route card")]
+    catalog = {"york-3": {"route": "York"}, "bath-1": {"route": "Bath"}}
+    out = layout.highwayman(items, [], TableSpec(), catalog)
+    assert [(r["route"], r["top"]) for r in out["routes"]] == [("Bath", "bath-1"), ("York", "york-3")]
+
+
+def test_highways_and_byways_construction_slot():
+    out = layout.highwaysbyways([card("hb-c-B", 480, 330, kind="construction card"),
+                                 card("hb-event-1", 100, 100, kind="event card")], [], TableSpec())
+    assert out == {"construction_slot": "hb-c-B", "construction_cards_seen": 1}
+    assert layout.highwaysbyways([], [], TableSpec())["construction_slot"] is None
+
+
+@pytest.mark.parametrize(("bgr", "name"), [((40, 40, 210), "red"), ((200, 90, 30), "blue"), ((60, 170, 40), "green"),
+                                           ((30, 210, 235), "yellow"), ((35, 35, 35), "black"),
+                                           ((235, 235, 235), "white"), ((110, 40, 150), "purple")])
+def test_car_colours(bgr, name):
+    assert layout.colour_name(bgr) == name
