@@ -202,6 +202,14 @@ class HwCheck:
         fps = (last.index - first.index) / span if span > 0 else 0.0
         self.report.camera = {"source": camera.describe(), "width": w, "height": h, "fps": round(fps, 1)}
         self.add("camera", True, f"{camera.describe()}, {w}x{h}, {fps:.1f} frames/s")
+        status = getattr(camera, "status", None)
+        if status:  # what the Pi camera did at start: focus and exposure
+            focus = {True: "focused", False: "autofocus did not converge", None: "fixed focus"}[
+                status.get("focused")]
+            locked = status.get("locked")
+            exposure = (f"exposure locked at {locked['ExposureTime']} µs, gain {locked['AnalogueGain']:.2f}"
+                        if locked else "exposure and white balance automatic")
+            self.out(f"    {focus}; {exposure}")
         self.check_markers(last)
 
     def check_markers(self, frame: Frame) -> None:

@@ -58,6 +58,7 @@ class ReplaySource(FrameSource):
         self._video: Path | None = None
         self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
         self._cursor_reset = 0
+        self._unplugged = threading.Event()
         if isinstance(frames, str | Path):
             path = Path(frames).expanduser()
             self.spec = f"file:{path}"
@@ -146,6 +147,14 @@ class ReplaySource(FrameSource):
             self._cache.clear()
             self._cursor_reset += 1
 
+    def unplug(self) -> None:
+        """Script an outage (demo, UI tests): reads fail and reopening fails until ``plug_in()``,
+        so the app sees the same ``CameraLost``/``CameraBack`` as with a real camera."""
+        self._unplugged.set()
+
+    def plug_in(self) -> None:
+        self._unplugged.clear()
+
     def __len__(self) -> int:
         with self._lock:
             if self._arrays is not None:
@@ -155,6 +164,8 @@ class ReplaySource(FrameSource):
     # -- device hooks --------------------------------------------------------------------------
 
     def _open(self) -> _Cursor:
+        if self._unplugged.is_set():
+            raise CameraFault(f"{self.spec} is unplugged (scripted)")
         cursor = _Cursor()
         with self._lock:
             cursor.epoch = self._cursor_reset  # which show() it is replaying
@@ -180,6 +191,9 @@ class ReplaySource(FrameSource):
             if handle.video is not None:
                 handle.video.release()
                 handle.video = None
+        if self._unplugged.is_set():
+            self._stopping.wait(0.02)
+            return None
         if handle.finished:
             self._stopping.wait(0.05)
             return None

@@ -268,3 +268,27 @@ def test_a_hung_picamera2_capture_is_abandoned_and_the_camera_reopened(events: E
         events.wait_for(lambda items: len(items) >= 2, "lost then back")
     assert isinstance(events.items[0], CameraLost) and "stopped answering" in events.items[0].reason
     assert made[0].closed.is_set() and len(made) >= 2
+
+
+def test_a_replay_can_script_an_outage(events: Events) -> None:
+    cam = ReplaySource([noise(1), noise(2)], fps=50, read_timeout=0.3, backoff_initial=0.01, backoff_max=0.05)
+    events.attach(cam)
+    with cam:
+        assert cam.wait_frame(timeout=15) is not None
+        cam.unplug()
+        events.wait_for(lambda items: len(items) == 1, "CameraLost")
+        assert cam.latest() is None and cam.state == "lost"
+        cam.plug_in()
+        events.wait_for(lambda items: len(items) == 2, "CameraBack")
+    assert events.kinds() == ["CameraLost", "CameraBack"]
+    assert "reads in a row returned no picture" in events.lost()[0].reason
+
+
+def test_hw_check_reports_what_the_pi_camera_did_at_start() -> None:
+    from hardware.check import HwCheck
+
+    lines: list[str] = []
+    cam = Picamera2Source(factory=lambda n: FakePicamera2(n), **FAST)
+    HwCheck(camera=cam, out=lines.append, fps_seconds=0.2, marker_finder=lambda _img: {}).run()
+    cam.stop()
+    assert "    focused; exposure locked at 20000 µs, gain 2.00" in lines
