@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,19 @@ def show_config(args: argparse.Namespace) -> int:
 
 def cache_dir() -> Path:
     return Path(os.environ.get("COMPANION_CACHE") or Path.home() / ".cache" / "companion")
+
+
+def default_snapshot() -> Path:
+    """$COMPANION_CACHE/hw-check.png, or the temporary folder when the cache cannot be created
+    (``sudo -u companion`` runs as a system user whose home may not exist)."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            return folder / "hw-check.png"
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir()) / "companion-hw-check.png"
 
 
 def vision_calibration(table: TableConfig) -> tuple[Any, Any]:
@@ -109,7 +123,7 @@ def check(args: argparse.Namespace) -> int:
     print(f"Configuration: {cfg.path or 'built-in defaults'}")
     controls = camera = None
     finder, fit = vision_calibration(cfg.table)
-    snapshot = Path(args.snapshot).expanduser() if args.snapshot else cache_dir() / "hw-check.png"
+    snapshot = Path(args.snapshot).expanduser() if args.snapshot else default_snapshot()
     runner = HwCheck(button_timeout=args.timeout, snapshot=snapshot, marker_finder=finder or find_markers,
                      calibrate=fit, skip=stdin_skipper())
     if not args.no_controls:

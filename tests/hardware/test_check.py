@@ -222,3 +222,15 @@ def test_hw_check_from_the_command_line(tmp_path: Path) -> None:
     proc = companion("hw", "check", "--no-camera", "--timeout", "0.2", env={"GPIOZERO_PIN_FACTORY": "mock"})
     assert proc.returncode == 1
     assert "LED seat 4 (GPIO24): ok" in proc.stdout and "undo: FAILED (no press within 0.2 s" in proc.stdout
+
+
+def test_the_snapshot_goes_to_the_cache_or_else_the_temporary_folder(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands.hw import default_snapshot
+
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    assert default_snapshot() == tmp_path / "cache" / "hw-check.png"
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("COMPANION_CACHE", str(blocker / "cache"))  # cannot be created
+    assert default_snapshot().name == "companion-hw-check.png"
