@@ -382,11 +382,13 @@ class MonsterHighway(Game[MonsterState]):
             ta = self.catalog.tiles[board[a][0]]
             for b in cells[i + 1:]:
                 tb = self.catalog.tiles[board[b][0]]
-                at_a = [(m, r) for m, r in tb.masks.items() if m in fit[a]]
-                at_b = [(m, r) for m, r in ta.masks.items() if m in fit[b]]
+                # Tiles two spaces apart or closer see each other's new sides: check every pair of
+                # rotations exactly. Farther apart, each fits or not on its own.
+                near = grid.distance(a, b) <= 2
+                at_a = [(m, r) for m, r in tb.masks.items() if near or m in fit[a]]
+                at_b = [(m, r) for m, r in ta.masks.items() if near or m in fit[b]]
                 if not at_a or not at_b:
                     continue
-                near = grid.distance(a, b) <= 2
                 moves_something = a in occupied or b in occupied
                 for ma, ra in at_a:
                     for mb, rb in at_b:

@@ -15,7 +15,7 @@ from ..record import Record
 from .engine import MonsterHighway
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
-SEED = 6
+SEED = 38
 
 
 def example(seed: int = SEED) -> Record:

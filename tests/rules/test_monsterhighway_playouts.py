@@ -65,35 +65,24 @@ def test_every_listed_action_is_accepted(seed: int) -> None:
             assert snapshot(g) == before
 
 
-def oracle(g: MonsterHighway, tile: str, at: int, rotation: int) -> bool:
-    """The Road Rules read naively, tile by tile, as a referee at the table would check them."""
-    s, grid, cat = g.state, g.grid, g.catalog
-    design = cat.tiles[tile]
-    mine = g.home_cell(s.turn)
-    if at in s.board or at == s.monster or at == grid.ground_zero:
-        return False
-    if design.kind == "home base" and at != mine:
-        return False
-    if design.kind != "home base" and at in grid.corners:
-        return False
-    board = dict(s.board)
-    board[at] = (tile, rotation, rotate(design.open_mask, rotation))
+Board = dict[int, tuple[str, int, int]]
+
+
+def settles(g: MonsterHighway, board: Board, at: int) -> bool:
+    """The tile on ``at`` meets every neighbour side for side, leads nowhere off the board, and every
+    empty space next to it that a road leads into can still take some Road tile."""
+    grid, cat = g.grid, g.catalog
     claimed = {g.home_cell(p) for p in range(len(g.players))} - set(board)
 
     def side(cell: int, d: int) -> bool:
         return bool(board[cell][2] >> d & 1)
 
-    joined = False
     for d, n in enumerate(grid.neighbours[at]):
         if n < 0:
             if side(at, d):
                 return False
-        elif n in board:
-            if side(at, d) != side(n, (d + 2) % 4):
-                return False
-            joined = joined or side(at, d)
-    if not joined:
-        return False
+        elif n in board and side(at, d) != side(n, (d + 2) % 4):
+            return False
     road_shapes = {m for t in cat.by_kind("road") for m in t.masks}
     for n in grid.neighbours[at]:
         if n < 0 or n in board:
@@ -119,6 +108,56 @@ def oracle(g: MonsterHighway, tile: str, at: int, rotation: int) -> bool:
         if not any(fits(m) for m in road_shapes):
             return False
     return True
+
+
+def oracle(g: MonsterHighway, tile: str, at: int, rotation: int) -> bool:
+    """The Road Rules read naively, tile by tile, as a referee at the table would check a placement."""
+    s, grid = g.state, g.grid
+    design = g.catalog.tiles[tile]
+    if at in s.board or at == s.monster or at == grid.ground_zero:
+        return False
+    if (design.kind == "home base") != (at in grid.corners) or (design.kind == "home base"
+                                                                and at != g.home_cell(s.turn)):
+        return False
+    board = dict(s.board)
+    board[at] = (tile, rotation, rotate(design.open_mask, rotation))
+    joined = any(board[at][2] >> d & 1 and n >= 0 and n in board and board[n][2] >> (d + 2) % 4 & 1
+                 for d, n in enumerate(grid.neighbours[at]))
+    return joined and settles(g, board, at)
+
+
+def swap_referee(g: MonsterHighway) -> set[tuple[int, int, int, int]]:
+    """Every swap of two Road tiles, every pair of rotations, kept when both tiles settle and something
+    changes (a tile, a way the road runs, or a car or the Monster carried along)."""
+    s = g.state
+    roads = [c for c, (t, _, _) in sorted(s.board.items()) if g.catalog.tiles[t].kind == "road"]
+    carried = set(s.cars) | {s.monster}
+    out = set()
+    for i, a in enumerate(roads):
+        for b in roads[i + 1:]:
+            ta, tb = s.board[a][0], s.board[b][0]
+            for ra in (0, 90, 180, 270):
+                for rb in (0, 90, 180, 270):
+                    board = dict(s.board)
+                    board[a] = (tb, ra, rotate(g.catalog.tiles[tb].open_mask, ra))
+                    board[b] = (ta, rb, rotate(g.catalog.tiles[ta].open_mask, rb))
+                    same = all(board[c][0] == s.board[c][0] and board[c][2] == s.board[c][2] for c in (a, b))
+                    if (not same or a in carried or b in carried) and settles(g, board, a) and settles(g, board, b):
+                        out.add((a, b, board[a][2], board[b][2]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_legal_swaps_agree_with_a_brute_force_referee(seed: int) -> None:
+    """[Swap] ... as long as it does not result in any dead ends or roadways leading off the board."""
+    checked = 0
+    for g in walk(seed, 2 + seed % 3, every=12):
+        tiles = g.catalog.tiles
+        listed = {(a, b, rotate(tiles[g.state.board[b][0]].open_mask, ra),
+                   rotate(tiles[g.state.board[a][0]].open_mask, rb)) for a, b, ra, rb in g.legal_swaps()}
+        assert listed == swap_referee(g), f"after {len(g.actions)} actions"
+        checked += bool(listed)
+    assert checked >= 3
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])
