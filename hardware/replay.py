@@ -69,6 +69,10 @@ class ReplaySource(FrameSource):
             self.spec = "replay"
             self._arrays = self._validated(frames)
         self.fps = float(fps if fps is not None else DEFAULT_FPS)
+        if self.fps > 0:
+            # A slow slideshow (fps=0.2 in a demo) waits between pictures by design: never let
+            # the watchdog take that pause for a hung camera.
+            self.read_timeout = max(self.read_timeout, 3.0 / self.fps)
 
     # -- what to replay ------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ def noise(seed: int, shape: tuple[int, int] = (HEIGHT, WIDTH)) -> np.ndarray:
 class Script:
     """What a device does, one step per read: "frame", "false" (read() -> False), "none" (read()
     -> True, None), "stale" (the previous picture again), "hang" (block until released or
-    closed), "bad" (a wrongly shaped picture) or an exception instance to raise. After the script
+    closed), "stuck" (block until the test ends), "bad" (a wrongly shaped picture) or an exception instance to raise. After the script
     the device is healthy. ``opens`` says, per open, whether the device is there (then True)."""
 
     def __init__(self, steps: Iterable[Any] = (), opens: Iterable[bool] = ()) -> None:
@@ -30,6 +30,7 @@ class Script:
         self.counter = 0
         self.handles: list[Any] = []
         self.hung = 0
+        self.unstick = threading.Event()  # the test frees "stuck" reads when it is over
 
     def next_step(self) -> Any:
         with self.lock:
@@ -85,6 +86,11 @@ class FakeCapture:
             with self.script.lock:
                 self.script.hung += 1
             self.released.wait()  # a driver call that only returns when the device is closed
+            return False, None
+        if step == "stuck":  # a driver call that not even closing the device frees
+            with self.script.lock:
+                self.script.hung += 1
+            self.script.unstick.wait()
             return False, None
         if step == "bad":
             return True, np.zeros((HEIGHT, WIDTH, 2), np.uint8)

@@ -91,6 +91,19 @@ def test_a_hung_read_is_caught_by_the_watchdog(events: Events) -> None:
         wait_until(lambda: script.handles[0].released.is_set(), "the hung handle to be released")
 
 
+def test_a_read_stuck_for_good_is_abandoned_and_a_new_handle_opened(events: Events) -> None:
+    script = Script(steps=["frame"] * 3 + ["stuck"])
+    try:
+        with source(script) as cam:
+            events.attach(cam)
+            lost_then_back(events)
+            first = cam.frames_delivered
+            wait_until(lambda: cam.frames_delivered > first + 3, "frames from the new handle")
+        assert script.hung == 1 and len(script.handles) >= 2
+    finally:
+        script.unstick.set()
+
+
 def test_the_same_picture_forever_is_a_lost_camera(events: Events) -> None:
     # What V4L does after a USB webcam is pulled: the last buffer, again and again.
     script = Script(steps=["frame"] + ["stale"] * 400)

@@ -292,3 +292,8 @@ def test_hw_check_reports_what_the_pi_camera_did_at_start() -> None:
     HwCheck(camera=cam, out=lines.append, fps_seconds=0.2, marker_finder=lambda _img: {}).run()
     cam.stop()
     assert "    focused; exposure locked at 20000 µs, gain 2.00" in lines
+
+
+def test_a_slow_slideshow_is_not_a_hung_camera() -> None:
+    assert ReplaySource([noise(1)], fps=0.2).read_timeout >= 15.0
+    assert ReplaySource([noise(1)], fps=30).read_timeout == 2.0
