@@ -8,7 +8,15 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware import ButtonLogic, ControlEvent, Controls, GpioLayout, KeyboardControls, PinLayoutError
+from hardware import (
+    ButtonLogic,
+    ControlEvent,
+    Controls,
+    ControlsUnavailable,
+    GpioLayout,
+    KeyboardControls,
+    PinLayoutError,
+)
 
 MS = 0.001
 
@@ -301,3 +309,16 @@ def test_keyboard_auto_repeat_is_one_press_and_holding_enter_is_undo() -> None:
     assert keys.poll() == [ControlEvent("end_turn", None)]
     keys.show_turn(2)
     assert keys.turn == 2 and keys.buzz() is False and keys.buzzes == 1
+
+
+def test_a_pin_taken_by_another_program_is_reported_and_nothing_stays_claimed() -> None:
+    from gpiozero import LED
+
+    factory = MockFactory()
+    other = LED(27, pin_factory=factory)  # something else already drives GPIO27
+    layout = GpioLayout(seats=2, end_turn=(5, 6), leds=(17, 27))
+    with pytest.raises(ControlsUnavailable, match="cannot set up the GPIO pins: pin GPIO27 is already in use"):
+        Controls(layout, pin_factory=factory, autotick=False)
+    other.close()
+    with Controls(layout, pin_factory=factory, autotick=False):  # the buttons and LED 17 were released
+        pass
