@@ -228,7 +228,7 @@ class MonsterHighway(Game[MonsterState]):
         out: list[Action] = []
         step = s.steps[0] if s.steps else None
         if step == "tile":
-            out += [Action.of("place_tile", p, tile=t, at=a, rotation=r)
+            out += [Action("place_tile", p, (("at", a), ("rotation", r), ("tile", t)))
                     for t, a, r in self.legal_placements(p) if self._kind(t) != "special"]
             out += [Action.of("exchange_tile", p, tile=t) for t in sorted(set(s.hands[p]))]
         elif step == "roll_movement":
@@ -239,7 +239,7 @@ class MonsterHighway(Game[MonsterState]):
         elif step == "draw_monster":
             out.append(Action.of("draw_monster_card", p))
         elif step in ("monster_any", "monster_wild"):
-            out += [Action.of("move_monster", p, to=self.name_of(c)) for c in self.monster_destinations()]
+            out += [Action("move_monster", p, (("to", self.name_of(c)),)) for c in self.monster_destinations()]
         if step in OPTIONAL_STEPS:
             out.append(Action.of("skip", p))
         if step is None:
@@ -253,7 +253,9 @@ class MonsterHighway(Game[MonsterState]):
             if "remove" in specials:
                 out += [Action.of("remove_tile", p, at=self.name_of(c)) for c in self.removable()]
             if "swap" in specials:
-                out += [Action.of("swap_tiles", p, at=[self.name_of(a), self.name_of(b)], rotations=[ra, rb])
+                # Built directly (sorted, frozen fields, exactly what Action.of makes): there can be
+                # hundreds, and this is the hot path of every playout.
+                out += [Action("swap_tiles", p, (("at", (self.name_of(a), self.name_of(b))), ("rotations", (ra, rb))))
                         for a, b, ra, rb in self.legal_swaps()]
         reroll = self.catalog.effect_tile("reroll")
         for seat in range(len(self.players)):
@@ -385,8 +387,12 @@ class MonsterHighway(Game[MonsterState]):
                 # Tiles two spaces apart or closer see each other's new sides: check every pair of
                 # rotations exactly. Farther apart, each fits or not on its own.
                 near = grid.distance(a, b) <= 2
-                at_a = [(m, r) for m, r in tb.masks.items() if near or m in fit[a]]
-                at_b = [(m, r) for m, r in ta.masks.items() if near or m in fit[b]]
+                if near:
+                    at_a = [(m, r) for m, r in tb.masks.items() if grid.sides_agree(board, a, m, ignore=b)]
+                    at_b = [(m, r) for m, r in ta.masks.items() if grid.sides_agree(board, b, m, ignore=a)]
+                else:
+                    at_a = [(m, r) for m, r in tb.masks.items() if m in fit[a]]
+                    at_b = [(m, r) for m, r in ta.masks.items() if m in fit[b]]
                 if not at_a or not at_b:
                     continue
                 moves_something = a in occupied or b in occupied

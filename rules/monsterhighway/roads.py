@@ -115,6 +115,19 @@ class Grid:
                     required |= bit
         return [m for m in range(1, 16) if m & required == required and not m & closed and m & ~ok_open == 0]
 
+    def sides_agree(self, board: Board, cell: int, mask: int, ignore: int = -1) -> bool:
+        """``mask`` on ``cell`` meets each neighbouring tile side for side (but ``ignore``) and leads
+        nowhere off the board: the cheap half of :meth:`cell_fits`."""
+        for d, n in enumerate(self.neighbours[cell]):
+            if n == ignore and n >= 0:
+                continue
+            if n < 0:
+                if mask >> d & 1:
+                    return False
+            elif n in board and (mask >> d & 1) != (board[n][2] >> opposite(d) & 1):
+                return False
+        return True
+
     def cell_fits(self, board: Board, cell: int, homes_open: Iterable[int]) -> bool:
         """The tile on ``cell`` agrees with every neighbour, leads nowhere off the board, and every
         empty space next to it can still be built on: the exact local check."""
