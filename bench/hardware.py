@@ -176,7 +176,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per frame-rate measurement")
     parser.add_argument("--repeats", type=int, default=3, help="runs per fault kind")
-    args = parser.parse_args()
+    # `./dev.sh bench ARGS` hands the same arguments to every benchmark: ignore other benches' flags.
+    args, ignored = parser.parse_known_args()
+    if ignored:
+        print(f"(ignoring arguments meant for other benchmarks: {' '.join(ignored)})")
     bench_replay(args.seconds)
     with tempfile.TemporaryDirectory() as tmp:
         bench_opencv(args.seconds, Path(tmp))
