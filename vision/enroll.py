@@ -118,14 +118,20 @@ def _candidates(img: np.ndarray) -> list[np.ndarray]:
     bg = np.median(border, axis=0)
     dist = np.linalg.norm(lab - bg, axis=2)
     dist8 = np.clip(dist * (255.0 / max(float(dist.max()), 1.0)), 0, 255).astype(np.uint8)
-    _, mask = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    _, raw = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    raw = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     strength = np.sqrt((gx ** 2 + gy ** 2).sum(axis=2))
+    # Parts of a face may match the table's colour (Big Sur's gray road across the card): closing
+    # the mask at growing sizes joins them into one card, while separate cards stay apart at the
+    # smaller sizes.
+    contours: list[np.ndarray] = []
+    for k in (9, round(0.06 * min(w, h)), round(0.12 * min(w, h))):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, k), max(3, k)))
+        mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, kernel)
+        contours += list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
     found: list[tuple[float, np.ndarray]] = []
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
         area = cv2.contourArea(c)
         if area < 0.01 * w * h:
@@ -147,6 +153,17 @@ def _candidates(img: np.ndarray) -> list[np.ndarray]:
     return [q for _, q in found]
 
 
+def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Drop quads whose centre lies inside a larger one already kept (the same card found at
+    another closing size, or a part of it)."""
+    kept: list[np.ndarray] = []
+    for q in quads:
+        c = q.mean(axis=0)
+        if all(cv2.pointPolygonTest(k.astype(np.float32), (float(c[0]), float(c[1])), False) < 0 for k in kept):
+            kept.append(q)
+    return kept
+
+
 def find_card(frame: Any, card_size_mm: tuple[float, float]) -> np.ndarray:
     """The four corners (TL, TR, BR, BL, frame px) of the one card in ``frame``."""
     img = _check_frame(frame)
@@ -160,8 +177,9 @@ def find_card(frame: Any, card_size_mm: tuple[float, float]) -> np.ndarray:
     for q in _candidates(small):
         top, left = _sides(q)
         ratio = min(top, left) / max(top, left)
-        if abs(ratio - want) <= 0.12:  # perspective of a hand-held photo bends the ratio a little
+        if abs(ratio - want) <= 0.07:  # a tilted photo bends the ratio a little; two cards side by side do not pass
             cards.append(q)
+    cards = _distinct(cards)
     if not cards:
         raise EnrollError("no card found: lay the card flat on a plain surface that contrasts with it, whole card in view")
     areas = [cv2.contourArea(q.astype(np.float32)) for q in cards]

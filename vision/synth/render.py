@@ -447,6 +447,11 @@ def _occlusion(items: list[TruthItem], polys: list[np.ndarray], occluders: list[
     return out
 
 
+def _to_u8(img: np.ndarray) -> np.ndarray:
+    """float32 -> uint8 with saturation, in OpenCV's vector loops (numpy's clip is 10x slower)."""
+    return cv2.convertScaleAbs(cv2.max(img, 0.0))
+
+
 _NOISE: dict[tuple[int, int], np.ndarray] = {}
 
 
@@ -490,7 +495,7 @@ def _camera_effects(ideal: np.ndarray, scene: Scene, rng: np.random.Generator) -
         yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         spot = np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * r * r)))
         img[y0:y1, x0:x1] += (rng.uniform(120, 230) * spot)[:, :, None]
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    out = _to_u8(img)
     if cam.distortion:
         mx, my = distortion_maps((iw, ih), cam.distortion)
         out = cv2.remap(out, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
@@ -500,7 +505,7 @@ def _camera_effects(ideal: np.ndarray, scene: Scene, rng: np.random.Generator) -
         field = _noise_field(ih, iw)
         oy, ox = int(rng.integers(0, 64)), int(rng.integers(0, 64))
         noise = field[oy:oy + ih, ox:ox + iw] * np.float32(cam.noise)
-        out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        out = cv2.add(out, noise, dtype=cv2.CV_8U)  # saturating
     if cam.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(cam.jpeg_quality)])
         if ok:
