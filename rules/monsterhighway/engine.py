@@ -85,6 +85,32 @@ class MonsterHighway(SpecialTiles):
     def is_game_over(self) -> bool:
         return self.state.phase == "over"
 
+    def prompt(self) -> str:
+        """What the table is waiting for, as one sentence for the screen."""
+        s = self.state
+        if s.phase == "over":
+            if s.winner is None:
+                return f"The game ends after {self.options['round_limit']} rounds with nobody home"
+            return f"{self.players[s.winner]} is home and wins"
+        if s.pending:
+            kind, arg = self._chance_kind()
+            mover = self.players[s.turn]
+            if kind in ("deal", "draw"):
+                return f"{self.players[arg]} draws a tile" if kind == "draw" else f"Deal a Road tile to {self.players[arg]}"
+            if kind == "roll":
+                return f"Roll {'both Specialty Dice' if arg == 3 else 'the Specialty Die again'} for {mover}"
+            if kind == "movement":
+                return f"Roll the Car Movement Die for {mover}"
+            if kind == "monster":
+                return "Turn over the top Monster Card"
+            if kind == "tile_reshuffle":
+                return "Shuffle the discard pile into two new draw piles"
+            return "Shuffle the Monster Card discard pile into a new deck"
+        if s.phase == "homes":
+            return f"{self.players[s.homes.index(None)]}: pick a Home Base corner"
+        step = STEP_WORDS[s.steps[0]] if s.steps else "end the turn"
+        return f"{self.players[s.turn]}: {step}"
+
     def may_act_out_of_turn(self, action: Action) -> bool:
         # "A player may use this tile at any point in the game, even if it is not their turn";
         # the Re-roll tile may "force another player to re-roll their dice during their turn".

@@ -85,11 +85,13 @@ def test_turn_begins_by_rolling_both_specialty_dice() -> None:
     """On your turn, begin by rolling both specialty dice. You then immediately resolve the results for
     the roll."""
     g = started()
+    assert g.prompt() == "Roll both Specialty Dice for Ana"
     assert g.is_chance_node()
     outcomes = g.legal_actions()
     assert {a.kind for a in outcomes} == {"specialty_dice"} and len(outcomes) == 9
     roll(g, "car", "car")
     assert g.current_player() == 0 and g.state.steps == ["car_any"]
+    assert g.prompt() == "Ana: move your car any distance (or skip)"
 
 
 def test_road_road_plays_two_road_tiles() -> None:

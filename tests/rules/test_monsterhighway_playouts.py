@@ -194,9 +194,11 @@ def test_the_example_record_replays_to_a_finished_game() -> None:
             "monster_buster", "reroll", "exchange_tile", "tile_reshuffle", "monster_reshuffle"} <= kinds
     replay = record.start()
     for a in record.actions:
+        assert replay.prompt()
         sentence = replay.describe(a)
         assert sentence and "_" not in sentence, sentence  # the game's words, not the record's
         replay.push(a)
+    assert replay.prompt().endswith("is home and wins")
 
 
 def test_bench_extras_measure_the_placement_helper() -> None:
