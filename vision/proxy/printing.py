@@ -24,7 +24,8 @@ from . import _DESIGNERS, render_face, validate_items
 from .canvas import draw_text
 
 PRINT_DPI = 300
-MARGIN_MM = 14.0  # room for the title, the cut marks and the ruler
+MARGIN_MM = 10.0  # three 63 mm cards across an A4 page; the cut marks go in the margin
+TOP_MM = 9.0  # the grid starts here; the title and the ruler go below it
 CUT_MARK_MM = 5.0
 
 Piece = tuple[str, str | None]  # (front id, back id)
@@ -51,7 +52,7 @@ def print_plan(game: str, items: Sequence[dict[str, Any]]) -> list[Piece]:
 
 def _grid(size_mm: tuple[float, float]) -> tuple[int, int]:
     usable_w = A4_MM[0] - 2 * MARGIN_MM
-    usable_h = A4_MM[1] - 2 * MARGIN_MM
+    usable_h = A4_MM[1] - TOP_MM - 20.0  # cut marks, title and ruler below
     return int(usable_w // size_mm[0]), int(usable_h // size_mm[1])
 
 
@@ -64,7 +65,7 @@ def _page(title: str, size_mm: tuple[float, float], faces: Sequence[np.ndarray |
     w, h = size_mm
     grid_w, grid_h = cols * w, rows * h
     x0 = (A4_MM[0] - grid_w) / 2
-    y0 = (A4_MM[1] - grid_h) / 2
+    y0 = TOP_MM
     for k, face in enumerate(faces):
         if face is None:
             continue
@@ -87,10 +88,10 @@ def _page(title: str, size_mm: tuple[float, float], faces: Sequence[np.ndarray |
         y = (y0 + r * h) * px
         draw.line([((x0 - gap - CUT_MARK_MM) * px, y), ((x0 - gap) * px, y)], fill=ink, width=lw)
         draw.line([((x0 + grid_w + gap) * px, y), ((x0 + grid_w + gap + CUT_MARK_MM) * px, y)], fill=ink, width=lw)
-    draw_text(draw, (MARGIN_MM * px, 4 * px), title, size=3 * px, fill=ink, max_w=(A4_MM[0] - 2 * MARGIN_MM) * px)
-    # A short ruler in the bottom margin: measure it to check the print really is at 100 %.
-    ruler_y = (A4_MM[1] - 11.5) * px
-    draw_ruler(draw, (A4_MM[0] / 2 - 25) * px, ruler_y, 50, dpi)
+    # The title and a 50 mm ruler under the grid: measure the ruler to check the print is 100 %.
+    below = min(y0 + grid_h + CUT_MARK_MM + 3.5, A4_MM[1] - 12)
+    draw_text(draw, (MARGIN_MM * px, below * px), title, size=2.8 * px, fill=ink, max_w=(A4_MM[0] - 2 * MARGIN_MM - 60) * px)
+    draw_ruler(draw, (A4_MM[0] - MARGIN_MM - 55) * px, below * px, 50, dpi)
     return page
 
 
