@@ -238,6 +238,8 @@ def _parse(file: Path, root: Path, data: Any) -> Pack:
                 raise PackError(f"{fwhere}: {face!r} points outside the pack folder")
             if not full.is_file():
                 raise PackError(f"{fwhere}: {face!r} does not exist")
+            if not cv2.haveImageReader(str(full)):  # reads the file's signature only: cheap
+                raise PackError(f"{fwhere}: {face!r} is not a readable image")
             faces.append(full)
         size = _size(entry["size_mm"], f"{where}: field 'size_mm'") if "size_mm" in entry else None
         cards.append(PackCard(ident, tuple(faces), None if size == card_size else size))

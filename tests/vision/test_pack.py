@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from vision import pack as packmod
@@ -119,10 +119,17 @@ def test_missing_and_broken_files(tmp_path: Path) -> None:
         load_pack(tmp_path)
 
 
-def test_an_unreadable_face_is_named_when_read(tmp_path: Path, fake_catalog: list) -> None:
+def test_an_unreadable_face_is_refused_at_load(tmp_path: Path, fake_catalog: list) -> None:
     root = make_pack(tmp_path / "p", good_doc())
     (root / "faces" / "a.png").write_bytes(b"not a png")
+    with pytest.raises(PackError, match=r"cards\[0\] \(c1\): field 'faces'\[0\]: 'faces/a.png' is not a readable image"):
+        load_pack(root)
+
+
+def test_a_face_spoilt_after_loading_is_named_when_read(tmp_path: Path, fake_catalog: list) -> None:
+    root = make_pack(tmp_path / "p", good_doc())
     p = load_pack(root)
+    (root / "faces" / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n truncated")
     with pytest.raises(PackError, match=r"a\.png: not a readable image"):
         list(p.face_images())
 
@@ -231,3 +238,49 @@ def test_proxy_pack_without_an_engine_says_so(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(packmod, "catalog_items", lambda game: None)
     with pytest.raises(PackError, match="not installed"):
         proxy_pack("highwayman", cache_dir=tmp_path)
+
+
+def mutations() -> st.SearchStrategy:
+    """A valid pack.json with one to three random edits: most fail, some still load."""
+    paths = st.sampled_from([("game",), ("card_size_mm",), ("card_size_mm", 0), ("cards",), ("cards", 0),
+                             ("cards", 0, "id"), ("cards", 0, "faces"), ("cards", 0, "faces", 0),
+                             ("cards", 0, "size_mm"), ("kind",), ("version",), ("cards", 1)])
+    return st.lists(st.tuples(paths, st.booleans(), json_values | st.sampled_from(
+        ["c2", "L1", "faces/a.png", "faces/b.png", [50, 50], [63, 88], "proxy", 1])), min_size=1, max_size=3)
+
+
+@given(edits=mutations())
+def test_edited_packs_load_whole_or_fail_cleanly(tmp_path_factory: pytest.TempPathFactory, edits: list) -> None:
+    root = tmp_path_factory.mktemp("edit")
+    (root / "faces").mkdir()
+    for name in ("a.png", "b.png"):
+        cv2.imwrite(str(root / "faces" / name), face())
+    doc: dict = {"game": "bigsur", "card_size_mm": [63, 88], "kind": "owner", "version": 1,
+                 "cards": [{"id": "c1", "faces": ["faces/a.png"]}, {"id": "L1", "faces": ["faces/b.png"], "size_mm": [50, 50]}]}
+    for path, delete, value in edits:
+        node: object = doc
+        for key in path[:-1]:
+            try:
+                node = node[key]  # type: ignore[index]
+            except (KeyError, IndexError, TypeError):
+                break
+        else:
+            try:
+                if delete:
+                    del node[path[-1]]  # type: ignore[attr-defined]
+                else:
+                    node[path[-1]] = value  # type: ignore[index]
+            except (KeyError, IndexError, TypeError):
+                pass
+    (root / "pack.json").write_text(json.dumps(doc))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(packmod, "catalog_items", lambda game: [dict(i) for i in FAKE_ITEMS])
+        try:
+            p = load_pack(root)
+        except PackError:
+            event("refused")
+            return
+    event("loaded")
+    assert p.cards and all(c.faces for c in p.cards) and len(set(p.ids)) == len(p.ids)
+    assert set(p.ids) <= {"c1", "c2", "L1"}
+    assert [img.shape for _, img in p.face_images()]
