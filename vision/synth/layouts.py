@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PackError
-from ..pack import Pack, catalog_items
+from ..pack import GAMES, Pack, catalog_items
 from .scene import CAR_COLORS, Camera, Distractor, Piece, Placement, Scene
 
 SEATS = ("south", "east", "north", "west")
@@ -318,7 +318,27 @@ def _highwaysbyways(pack: Pack, rng: np.random.Generator, d: float, table: tuple
     return b, {"construction_slot": {"id": cid, "center_mm": [round(slot[0], 2), round(slot[1], 2)]}}
 
 
-def _distractors(rng: np.random.Generator, d: float, table: tuple[float, float], placements: Sequence[Placement]) -> list[Distractor]:
+def _foreign_face(game: str, rng: np.random.Generator) -> tuple[np.ndarray | None, tuple[float, float] | None]:
+    """Half the time a card of one of our other games (the hardest thing to reject: same style,
+    same size), else a generic playing card."""
+    if rng.random() < 0.5:
+        return None, None
+    from ..proxy import render_face
+
+    others = [g for g in GAMES if g != game]
+    other = others[int(rng.integers(len(others)))]
+    try:
+        items = catalog_items(other) or []
+    except PackError:
+        items = []
+    if not items:
+        return None, None
+    item = items[int(rng.integers(len(items)))]
+    return render_face(other, item, 5.0), (float(item["size_mm"][0]), float(item["size_mm"][1]))
+
+
+def _distractors(game: str, rng: np.random.Generator, d: float, table: tuple[float, float],
+                 placements: Sequence[Placement]) -> list[Distractor]:
     w, h = table
     out: list[Distractor] = []
     n = int(rng.integers(0, 2 + round(2 * d)))
@@ -330,7 +350,8 @@ def _distractors(rng: np.random.Generator, d: float, table: tuple[float, float],
         for _try in range(30):
             at = np.array([rng.uniform(0.08, 0.92) * w, rng.uniform(0.1, 0.9) * h])
             if not len(centres) or np.min(np.hypot(*(centres - at).T)) > 140:
-                out.append(Distractor(kind, (float(at[0]), float(at[1])), float(rng.uniform(0, 360))))
+                face, size = _foreign_face(game, rng) if kind == "foreign card" else (None, None)
+                out.append(Distractor(kind, (float(at[0]), float(at[1])), float(rng.uniform(0, 360)), size, face))
                 break
     if placements and rng.random() < 0.6 * d:
         # A hand reaching over a card from the nearest table edge, covering up to half of it.
@@ -359,7 +380,7 @@ def random_scene(game: str, pack: Pack, rng: np.random.Generator, difficulty: fl
     background = ("wood", "cloth", "patterned")[int(rng.integers(0, 2 if d < 0.5 else 3))]
     return Scene(
         placements=tuple(builder.placements),
-        distractors=tuple(_distractors(rng, d, table_mm, builder.placements)),
+        distractors=tuple(_distractors(game, rng, d, table_mm, builder.placements)),
         pieces=tuple(pieces),
         pack=pack,
         table_mm=table_mm,

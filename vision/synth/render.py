@@ -389,7 +389,7 @@ def render_scene(scene: Scene, *, seed: int) -> tuple[np.ndarray, SceneTruth]:
             occluders.append(disc)
         elif d.kind == "foreign card":
             fw, fh = size
-            face = foreign_card(rng, (int(fw * 4), int(fh * 4)))
+            face = d.face if d.face is not None else foreign_card(rng, (int(fw * 4), int(fh * 4)))
             unit = _place(d.center_mm, d.rotation, size)
             canvas.paste(face, unit, shadow=0.3, shadow_px=2)
             occluders.append(project(unit, _UNIT))

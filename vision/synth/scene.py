@@ -40,12 +40,14 @@ class Placement:
 @dataclass(frozen=True)
 class Distractor:
     """Something on the table that is not a card of the pack: a phone, a hand (which may cover
-    part of a card), a coaster, a card from another game."""
+    part of a card), a coaster, a card from another game (``face`` gives its picture, e.g. a
+    proxy face of another of our games; without it a generic playing card is drawn)."""
 
     kind: str
     center_mm: tuple[float, float]
     rotation: float = 0.0
     size_mm: tuple[float, float] | None = None
+    face: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
