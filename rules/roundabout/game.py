@@ -5,7 +5,8 @@ rulebook: "like a roundabout!"), so after seat ``i`` comes seat ``i - 1``: 0, n-
 
 Interpretations where the rulebook is silent (also in docs/records.md):
 
-* The first card revealed lies at cell (0, 0) turned 0; the grid is measured from it.
+* The first card revealed lies at cell (0, 0); the grid is measured from it. Its rotation is
+  free (0 unless its ``reveal`` says otherwise, e.g. as the camera sees it).
 * Taking the discard pile's top card is allowed only when it has a legal spot for you: it could
   only go straight back, and the rulebook forbids voluntary discards.
 * A card with no legal spot goes on top of the discard pile and ends the turn.
@@ -44,9 +45,9 @@ RULE_TURN = "on your turn, place a card or reserve a spot"
 RULE_DISCARD = "players may not voluntarily discard cards"
 RULE_DECK = "flip over the top card from the deck"
 
-#: Fields each player action takes; anything else is a malformed action.
+#: Fields each action takes; anything else is a malformed action.
 FIELDS: dict[str, tuple[str, ...]] = {
-    "reveal": ("card",),
+    "reveal": ("card",),  # and, for the centre card only, an optional "rotation"
     "flip": (),
     "take_discard": ("card",),
     "place": ("card", "x", "y", "rotation"),
@@ -145,7 +146,8 @@ class Roundabout(Game[RoundaboutState]):
     def apply(self, action: Action) -> None:
         if action.kind not in FIELDS:
             raise ActionFormatError(f"Roundabout has no action {action.kind!r} (known: {', '.join(FIELDS)})")
-        extra = [k for k in action if k not in FIELDS[action.kind]]
+        allowed = FIELDS[action.kind] + (("rotation",) if action.kind == "reveal" else ())
+        extra = [k for k in action if k not in allowed]
         if extra:
             raise ActionFormatError(f"a {action.kind!r} action has no field {extra[0]!r}")
         for name in FIELDS[action.kind]:
@@ -156,22 +158,27 @@ class Roundabout(Game[RoundaboutState]):
         if "card" in action and card not in self.deck.cards:
             raise ActionFormatError(f"{card!r} is not a card of this deck ({self.deck.path})")
         if action.kind == "reveal":
-            self._reveal(card)
+            self._reveal(card, action)
             return
         if action.player is None:
             raise IllegalAction(f"a {action.kind!r} is a player's action, not chance's", rule=RULE_TURN)
         p = action.player
         getattr(self, f"_{action.kind}")(p, action)
 
-    def _reveal(self, card: str) -> None:
+    def _reveal(self, card: str, action: Action) -> None:
         s = self.state
         if s.layout and not s.flipping:
             raise IllegalAction("no card is being flipped now", rule=RULE_DECK)
+        if s.layout and "rotation" in action:
+            raise ActionFormatError("only the centre card is revealed onto the table with a 'rotation'")
+        # The centre card's rotation is free (the grid is measured from it); the app passes the
+        # one the camera sees so that engine and camera turn cards the same way.
+        rotation = grid_rotation(action.get("rotation", 0))
         if s.deck.get(card, 0) == 0:
             raise IllegalAction(f"{card} is not in the deck", rule=RULE_DECK)
         self._take_from_deck(card)
         if not s.layout:
-            s.layout[(0, 0)] = (card, 0)  # "reveal the top card ... in the center of the table"
+            s.layout[(0, 0)] = (card, rotation)  # "reveal the top card ... in the center of the table"
         else:
             s.flipping = False
             s.held = card

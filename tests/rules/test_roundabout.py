@@ -107,6 +107,28 @@ def test_setup_reveal_the_top_card_into_the_centre() -> None:
     assert g.current_player() == 0
 
 
+def test_the_centre_card_may_lie_turned_as_the_camera_sees_it() -> None:
+    """The grid is measured from the centre card, so its rotation is free: the app passes the one
+    the camera sees, and every later rotation then agrees with the camera's."""
+    g = game(plain=3)
+    g.push(Action.of("reveal", None, card="plain", rotation=90))
+    assert g.state.layout == {(0, 0): ("plain", 90)}
+    p = flip(g, "plain")
+    # the centre card's ring now crosses its south and west edges
+    assert sorted({(x, y) for x, y, _ in legal_placements(g, "plain")}) == [(-1, 0), (0, 1)]
+    refused(g, Action.of("reveal", None, card="plain", rotation=90), "turn order")
+    place(g, "plain", -1, 0, 0)
+    assert p == 0
+    h = game(plain=3)
+    refused(h, Action.of("reveal", None, card="plain", rotation=45), RULE_FULL_SIDES)
+    start(h, "plain")
+    p = flip(h, "plain")
+    h.push(Action.of("place", p, card="plain", x=1, y=0, rotation=90))
+    q = h.current_player()
+    h.push(Action.of("flip", q))
+    refused(h, Action.of("reveal", None, card="plain", rotation=0), error=ActionFormatError)
+
+
 def test_play_continues_counter_clockwise_from_who_goes_first() -> None:
     """"Whoever most recently drove on a roundabout goes first, and play continues
     counter-clockwise." Seats are listed clockwise, so after seat i comes seat i - 1."""
