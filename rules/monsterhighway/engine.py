@@ -209,8 +209,9 @@ class MonsterHighway(SpecialTiles):
         movement = Counter(self.catalog.movement_faces)
         weights = []
         for o in outcomes:
-            if o.kind == "tile_draw" and o["tile"] in s.pool and len(outcomes) > 1:
-                weights.append(float(s.pool[o["tile"]]))
+            if o.kind == "tile_draw":
+                # Face-down tiles come up as often as there are copies; a known bottom tile is sure.
+                weights.append(float(s.pool.get(o["tile"], 1)))
             elif o.kind == "specialty_dice":
                 w = 1.0
                 for f in o["faces"]:
