@@ -23,6 +23,7 @@ COMMANDS = [
     "companion.commands.scan",
     "companion.commands.printing",
     "companion.commands.hw",
+    "companion.commands.history",
 ]
 
 
