@@ -41,13 +41,14 @@ class DemoScript:
             return None
         done = game.actions
         rec = self.record
-        if rec is not None and len(done) < len(rec.actions) and rec.actions[:len(done)] == done:
-            scripted = rec.actions[len(done)]
-            if scripted.player is not None:
-                return scripted
         legal = game.legal_actions()
         if not legal:
             return None
+        if rec is not None and list(rec.players) == list(game.players) and rec.seed == game.seed \
+                and len(done) < len(rec.actions) and rec.actions[:len(done)] == done:
+            scripted = rec.actions[len(done)]
+            if scripted in legal:
+                return scripted
         try:
             choose = chooser_for(game)
         except (ImportError, KeyError):

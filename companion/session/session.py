@@ -205,6 +205,21 @@ class Session:
 
         return highlights(self.game, self.accepted_observation)
 
+    def board_picture(self) -> bytes | None:
+        """Monster Highway: the board as the engine knows it (PNG), the Monster ringed."""
+        if self.game.name != "monsterhighway":
+            return None
+        import cv2
+
+        from .board import monster_board
+
+        try:
+            image = monster_board(self.game, seat_colours=[s.colour for s in self.seats])
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+            return None  # an engine whose insides changed: no board picture, the game goes on
+        ok, data = cv2.imencode(".png", image)
+        return bytes(data.tobytes()) if ok else None
+
     def reference(self) -> list[tuple[str, str]]:
         return guides.reference_for(self.game, self.guide)
 

@@ -127,6 +127,7 @@ class CompanionApp(App):
         return False
 
     def on_stop(self) -> None:
+        self.vm.wait_idle()
         for thing in (self.source, self.controls):
             stop = getattr(thing, "stop", None) or getattr(thing, "close", None)
             if stop is not None:

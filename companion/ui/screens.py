@@ -67,11 +67,14 @@ class CameraView(Image):
     #: Showing the last reading (with its overlay) instead of the live picture.
     frozen = BooleanProperty(False)
 
-    def show_picture(self, jpeg: bytes | None) -> None:
+    caption = StringProperty("")
+
+    def show_picture(self, jpeg: bytes | None, caption: str = "Last reading") -> None:
         tex = texture_from_jpeg(jpeg) if jpeg else None
         if tex is not None:
             self.texture = tex
             self.frozen = True
+            self.caption = caption
 
     def live(self) -> None:
         self.frozen = False
@@ -190,6 +193,17 @@ class PlayersScreen(Screen):
             self.colours = list(COLOURS)
         self.options = dict(cls.default_options)
         self.error = ""
+        self.script = None
+        if app().demo:
+            # The demo follows the game's bundled example record: its players, seed and options.
+            from companion.session.demo import example_record
+
+            self.script = example_record(self.game)
+            if self.script is not None and self.min <= len(self.script.players) <= self.max:
+                self.count = len(self.script.players)
+                self.names[: self.count] = list(self.script.players)
+                self.first = 0
+                self.options.update(self.script.options)
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -246,8 +260,13 @@ class PlayersScreen(Screen):
 
     def start(self) -> None:
         seats = [Seat(self.names[i].strip(), self.colours[i], EDGES[i % len(EDGES)]) for i in range(self.count)]
+        seed = None
+        rec = self.script
+        if rec is not None and [s.name for s in seats] == list(rec.players) and self.first == 0 \
+                and self.options == {**self.options, **rec.options}:
+            seed = rec.seed
         try:
-            app().vm.start(self.game, seats, options=self.options, first_player=self.first)
+            app().vm.start(self.game, seats, options=self.options, first_player=self.first, seed=seed)
         except (SessionError, RulesError) as exc:
             self.error = str(exc)
             return
@@ -291,6 +310,7 @@ class GameScreen(Screen):
             vm.bind(scoreboard=lambda *_: self.rebuild_scores(), announce_count=lambda *_: self.animate())
             vm.bind(over=lambda _w, over: self._over(over))
             vm.bind(picture=lambda _w, pic: self.ids.camera.show_picture(pic))
+            vm.bind(announcement=lambda _w, text: self._monster_moved(text))
             self._bound = True
         vm.refresh()
         self.rebuild_scores()
@@ -304,6 +324,14 @@ class GameScreen(Screen):
 
     def on_leave(self, *args: Any) -> None:
         self.ids.camera.stop()
+
+    def show_board(self) -> None:
+        self.ids.camera.show_picture(app().vm.board_picture, "The board as the app knows it")
+
+    def _monster_moved(self, text: str) -> None:
+        """A Monster Card or a Monster move: show where it went on the board picture."""
+        if app().vm.board_picture is not None and "onster" in text:
+            self.show_board()
 
     def _over(self, over: bool) -> None:
         if over and self.manager.current == "game":
@@ -477,6 +505,11 @@ class EndScreen(Screen):
                 box.add_widget(Label(text=f"{ln['points']:+d}  {ln['label']}", font_size=u * 17,
                                      size_hint_y=None, height=u * 26, halign="left",
                                      text_size=(u * 420, None), shorten=True))
+        series = vm.session.series() if vm.session is not None else []
+        if series and series[0]["games"] > 1:
+            box.add_widget(Label(text=f"Series after {series[0]['games']} games (lowest wins): " + ", ".join(
+                f"{s['place']}. {s['name']} {s['score']}" for s in series), font_size=u * 18, bold=True,
+                size_hint_y=None, height=u * 52, halign="left", text_size=(u * 420, None)))
         pic = vm.picture
         tex = texture_from_jpeg(pic) if pic else None
         self.ids.picture.texture = tex

@@ -49,6 +49,9 @@ class TableModel(EventDispatcher):
     waiting_for_table = BooleanProperty(False)
     over = BooleanProperty(False)
     reference_text = StringProperty("")
+    status_text = StringProperty("")
+    #: Monster Highway: the board picture from the engine (PNG bytes), None for other games.
+    board_picture = ObjectProperty(None, allownone=True)
     #: Actions offered when the picture fits several plays (the entry screen shows them).
     choices = ListProperty([])
     #: The newest random outcome the app drew ("Dice: Road + Car"), for the animation.
@@ -59,6 +62,8 @@ class TableModel(EventDispatcher):
     spots = ListProperty([])
     direction = StringProperty("clockwise")
     camera_status = StringProperty("")
+    #: How many table pictures have been read (the starting look included).
+    scans = NumericProperty(0)
 
     def __init__(self, store: Store, *, app_draws_all: bool = False, scanner: Any = None,
                  source: Any = None, engines: dict[str, Any] | None = None, **kw: Any) -> None:
@@ -136,12 +141,21 @@ class TableModel(EventDispatcher):
             capture = session.capture(self.source)
             Clock.schedule_once(lambda dt: self._captured(session, capture, after, baseline), 0)
 
-        threading.Thread(target=work, name="end-of-turn scan", daemon=True).start()
+        self._worker = threading.Thread(target=work, name="end-of-turn scan", daemon=True)
+        self._worker.start()
+
+    def wait_idle(self, timeout: float = 10.0) -> None:
+        """Let a running scan finish before the app exits: killing the interpreter under a
+        thread that is inside OpenCV aborts the process instead of closing it."""
+        worker = getattr(self, "_worker", None)
+        if worker is not None and worker.is_alive():
+            worker.join(timeout)
 
     def _captured(self, session: Session, capture: Any, after: Callable[[Outcome], None] | None,
                   baseline: bool = False) -> None:
         self.progress = 0.8
         self.busy = False
+        self.scans += 1
         if session is not self.session:
             return  # the game was left while the camera worked
         out = session.baseline(capture) if baseline else session.accept(capture)
@@ -194,6 +208,8 @@ class TableModel(EventDispatcher):
             return
         self.title = s.title
         self.prompt = s.prompt()
+        self.status_text = "\n".join(s.status())
+        self.board_picture = s.board_picture()
         self.over = s.over
         self.can_undo = s.can_undo()
         self.waiting_for_table = s.waiting_for_table()
@@ -210,7 +226,12 @@ class TableModel(EventDispatcher):
                                           for k, v in s.reference())
         if s.over:
             self.standings = s.standings()
-        if self.picture is None:
+        spots = s.highlights()
+        if spots != getattr(self, "_ringed", None) and s.accepted_capture is not None:
+            # Ring the legal spots / the Monster's space on the last reading of the table.
+            self._ringed = spots
+            self.picture = picture(s.accepted_capture, spots)
+        elif self.picture is None:
             self.picture = s.accepted_jpeg
         for cb in self.on_turn:
             cb(turn)

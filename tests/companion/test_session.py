@@ -222,3 +222,17 @@ def test_highwayman_series_adds_up_games_with_the_same_players(store):
     assert series[0]["games"] == 2
     assert sorted(x["score"] for x in series) == sorted(totals)
     assert series[0]["score"] == min(totals)  # lowest total leads
+
+
+def test_monster_highway_has_a_board_picture_and_other_games_none(store):
+    import cv2
+    import numpy as np
+
+    from rules import registry
+
+    if "monsterhighway" not in registry.available():
+        pytest.skip("no Monster Highway engine")
+    s = Session.new(store, "monsterhighway", ["Ana", "Ben"], seed=4, app_draws_all=True)
+    image = cv2.imdecode(np.frombuffer(s.board_picture(), np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None and image.shape[0] > 300
+    assert new(store).board_picture() is None

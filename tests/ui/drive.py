@@ -72,7 +72,10 @@ def main() -> int:
         Clock.schedule_interval(tick, 0)
 
     Clock.schedule_once(begin, 0.5)
-    app.run()
+    try:
+        app.run()
+    except BaseException as exc:  # an error raised inside the app's own callbacks
+        failure.append(exc)
     if failure:
         import traceback
 
@@ -196,9 +199,10 @@ def whole_game(app, args, out, tag):
     yield from start_game(app, args, out, tag)
     vm = app.vm
     # The first look at the table (the starting layout) runs off the UI thread with progress.
-    yield from wait_for(lambda: vm.busy, "the starting scan", limit=50)
-    shot(app, out, f"{tag}-04a-reading")
-    yield from wait_for(lambda: not vm.busy, "the starting scan", limit=100_000)
+    yield from wait_for(lambda: vm.busy or vm.scans, "the starting scan", limit=100_000)
+    if vm.busy:
+        shot(app, out, f"{tag}-04a-reading")
+    yield from wait_for(lambda: vm.scans >= 1 and not vm.busy, "the starting scan", limit=100_000)
     yield from settle(4)
     check_labels_fit(app, "game")
     shot(app, out, f"{tag}-04-game")
@@ -286,6 +290,11 @@ def whole_game(app, args, out, tag):
     finished = app.store.finished_games()
     assert len(finished) == 1 and finished[0].record["game"] == args.game
     print(json.dumps({"moves": moves, "actions": len(finished[0].record["actions"])}), flush=True)
+    if os.environ.get("COMPANION_BENCH_MEMORY"):
+        status = Path("/proc/self/status").read_text()
+        kb = {k: int(v.split()[0]) for k, v in (ln.split(":", 1) for ln in status.splitlines())
+              if k in ("VmRSS", "VmHWM")}
+        print(json.dumps({"rss_mb": kb["VmRSS"] / 1024, "hwm_mb": kb["VmHWM"] / 1024}), flush=True)
     tap(find(app, "Home"))
     yield from wait_for(lambda: on(app, "home"), "home")
 
@@ -293,6 +302,7 @@ def whole_game(app, args, out, tag):
 def start_and_play(app, args, out, tag):
     yield from start_game(app, args, out, tag, snap=False)
     vm = app.vm
+    yield from wait_for(lambda: vm.scans >= 1 and not vm.busy, "the starting scan", limit=100_000)
     print(json.dumps({"game": vm.session.id, "actions": [a.to_json() for a in vm.session.game.actions]}),
           flush=True)
     for _ in range(args.max_moves):

@@ -44,7 +44,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 def run(tmp_path: Path, args: list[str], timeout: float = 900) -> list[dict]:
     proc = subprocess.run(command(args), cwd=ROOT, env=env(tmp_path), capture_output=True, text=True,
                           timeout=timeout)
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.returncode == 0, (proc.stderr[-4000:] or "(no stderr)") + "\n" + proc.stdout[-2000:]
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
 
 
