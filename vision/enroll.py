@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .errors import VisionError
+from .markers import dictionary
 from .pack import IMAGE_SUFFIXES, Pack, catalog_items, write_pack
 
 ENROL_PX_PER_MM = 10.0
@@ -109,23 +110,31 @@ def _refine(q: np.ndarray, strength: np.ndarray, reach_frac: float = 0.08) -> np
     return refined
 
 
-def _candidates(img: np.ndarray) -> list[np.ndarray]:
-    """Quadrilaterals (in ``img`` px) standing out from the background, largest first."""
+def _candidates(img: np.ndarray, markers: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """Quadrilaterals (in ``img`` px) standing out from the background, largest first;
+    ``markers`` are the corners of calibration markers seen in ``img``, never cards."""
+    markers = markers or []
     h, w = img.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     border = np.concatenate([lab[:8].reshape(-1, 3), lab[-8:].reshape(-1, 3), lab[:, :8].reshape(-1, 3),
                              lab[:, -8:].reshape(-1, 3)])
     bg = np.median(border, axis=0)
     dist = np.linalg.norm(lab - bg, axis=2)
+    for m in markers:
+        # The calibration markers' black-on-white paper is the strongest contrast in a table
+        # frame: left in, Otsu would split markers from everything else and lose a pale card.
+        c = m.mean(axis=0)
+        paper = (c + (m - c) * 1.9).astype(np.int32)
+        cv2.fillConvexPoly(dist, paper, 0.0)
     dist8 = np.clip(dist * (255.0 / max(float(dist.max()), 1.0)), 0, 255).astype(np.uint8)
-    _, raw = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    raw = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     strength = np.sqrt((gx ** 2 + gy ** 2).sum(axis=2))
     # Parts of a face may match the table's colour (Big Sur's gray road across the card): closing
     # the mask at growing sizes joins them into one card, while separate cards stay apart at the
     # smaller sizes.
+    raw = cv2.morphologyEx(((dist8 > otsu) * 255).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     contours: list[np.ndarray] = []
     for k in (9, round(0.06 * min(w, h)), round(0.12 * min(w, h))):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, k), max(3, k)))
@@ -134,7 +143,7 @@ def _candidates(img: np.ndarray) -> list[np.ndarray]:
     found: list[tuple[float, np.ndarray]] = []
     for c in contours:
         area = cv2.contourArea(c)
-        if area < 0.01 * w * h:
+        if area < 0.0025 * w * h:
             continue
         hull = cv2.convexHull(c)
         quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
@@ -173,8 +182,17 @@ def find_card(frame: Any, card_size_mm: tuple[float, float]) -> np.ndarray:
     scale = min(1.0, _WORK_SIDE / max(img.shape[:2]))
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else img
     want = min(cw, ch) / max(cw, ch)
+    # In a frame from the table camera the calibration markers' paper squares look like square
+    # tiles: nothing that holds a marker is a card.
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary(), cv2.aruco.DetectorParameters()).detectMarkers(
+        cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    found_markers = [c.reshape(4, 2).astype(np.float64) for c in corners] if ids is not None else []
+    marker_centres = [m.mean(axis=0) for m in found_markers]
     cards = []
-    for q in _candidates(small):
+    for q in _candidates(small, found_markers):
+        poly = q.astype(np.float32)
+        if any(cv2.pointPolygonTest(poly, (float(m[0]), float(m[1])), False) >= 0 for m in marker_centres):
+            continue
         top, left = _sides(q)
         ratio = min(top, left) / max(top, left)
         if abs(ratio - want) <= 0.07:  # a tilted photo bends the ratio a little; two cards side by side do not pass
