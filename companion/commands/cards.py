@@ -27,25 +27,25 @@ def register(sub: Any) -> None:
     p.set_defaults(func=lambda _args: (p.print_help(), 0)[1])
 
     ls = cmds.add_parser("list", help="the catalog ids and attributes of every card and tile")
-    ls.add_argument("game", choices=GAMES)
+    ls.add_argument("game", help="one of " + ", ".join(GAMES))
     ls.add_argument("--json", action="store_true", help="print the catalog items as JSON")
     ls.set_defaults(func=run_list)
 
     rd = cmds.add_parser("render", help="render the proxy faces into a deck-pack folder")
-    rd.add_argument("game", choices=GAMES)
+    rd.add_argument("game", help="one of " + ", ".join(GAMES))
     rd.add_argument("--out", required=True, help="the pack folder to write (new or empty, or an old pack)")
     rd.add_argument("--px-per-mm", type=float, default=12.0, help="face resolution (12)")
     rd.set_defaults(func=run_render)
 
     pr = cmds.add_parser("print", help="a true-scale print-and-play PDF of every card, with cut marks")
-    pr.add_argument("game", choices=GAMES)
+    pr.add_argument("game", help="one of " + ", ".join(GAMES))
     pr.add_argument("--out", help="the PDF to write (default: GAME-cards.pdf here)")
     pr.add_argument("--no-backs", action="store_true", help="fronts only, no back pages for double-sided cards")
     pr.add_argument("--dpi", type=int, default=300, help="raster resolution of the pages (300)")
     pr.set_defaults(func=run_print)
 
     en = cmds.add_parser("enroll", help="make a deck pack from photos of your own cards")
-    en.add_argument("game", choices=GAMES)
+    en.add_argument("game", help="one of " + ", ".join(GAMES))
     en.add_argument("--from", dest="source", required=True,
                     help="folder of photos named <id>.jpg (<id>-2.jpg for more photos of one card)")
     en.add_argument("--map", help="JSON {\"photo\": \"id\"} or CSV 'photo,id' naming the photos instead")
@@ -54,9 +54,16 @@ def register(sub: Any) -> None:
     en.set_defaults(func=run_enroll)
 
 
+def _game(game: str) -> str:
+    if game not in GAMES:
+        raise CardsError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    return game
+
+
 def _items(game: str) -> list[dict[str, Any]]:
     from vision.pack import catalog_items
 
+    _game(game)
     items = catalog_items(game)
     if items is None:
         raise CardsError(f"the {game} engine is not installed, so its catalog is not available")
@@ -135,6 +142,7 @@ def _size(text: str | None) -> tuple[float, float] | None:
 def run_enroll(args: argparse.Namespace) -> int:
     from vision.enroll import enroll_folder
 
+    _game(args.game)
     out = Path(args.out)
     _check_out_folder(out)
     pack = enroll_folder(args.game, args.source, out, mapping=args.map, card_size_mm=_size(args.card_mm))

@@ -84,6 +84,8 @@ def test_print_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 @pytest.mark.parametrize("argv", [
+    ["cards", "list", "chess"],
+    ["cards", "enroll", "chess", "--from", "PHOTOS", "--out", "OUT"],
     ["print", "markers", "--marker-mm", "3"],
     ["print", "markers", "--table", "huge"],
     ["print", "markers", "--out", "/nonexistent/dir/m.pdf"],
