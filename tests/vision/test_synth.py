@@ -265,3 +265,14 @@ def test_two_packs_with_the_same_ids_draw_their_own_faces(tmp_path, monkeypatch:
         img, truth = render_scene(Scene((Placement("x", (500, 350)),), pack=pack, image_px=IMAGE), seed=0)
         c = truth.project([(500, 350)])[0]
         assert looks(img[int(c[1]), int(c[0])], color)
+
+
+def test_build_up_grows_one_card_at_a_time() -> None:
+    from vision.synth import build_up
+
+    faces = [solid((10 * k, 100, 200 - 10 * k)) for k in range(4)]
+    scene = Scene(tuple(Placement(f"c{k}", (200 + 100 * k, 300), 0, face=f, size_mm=(63, 88)) for k, f in enumerate(faces)),
+                  image_px=IMAGE, camera=HARD)
+    steps = list(build_up(scene))
+    assert [len(s.placements) for s in steps] == [1, 2, 3, 4]
+    assert all(s.camera == scene.camera and s.placements == scene.placements[: len(s.placements)] for s in steps)

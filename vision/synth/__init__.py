@@ -5,7 +5,7 @@ returns ``(BGR image, SceneTruth)``; ``random_scene(game, pack, rng, difficulty)
 realistic game position; ``photo_like_pack(game, seed)`` makes an appearance-only pack.
 """
 
-from .layouts import SEAT_ROTATION, SEATS, random_camera, random_scene
+from .layouts import SEAT_ROTATION, SEATS, build_up, random_camera, random_scene
 from .photo import photo_like_pack
 from .render import SceneError, render_scene
 from .scene import (
@@ -37,6 +37,7 @@ __all__ = [
     "SceneTruth",
     "TruthItem",
     "TruthObject",
+    "build_up",
     "photo_like_pack",
     "random_camera",
     "random_scene",

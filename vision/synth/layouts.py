@@ -12,7 +12,8 @@ the seat that reads it). "Left to right" is as that seat sees it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -389,3 +390,10 @@ def random_scene(game: str, pack: Pack, rng: np.random.Generator, difficulty: fl
         camera=random_camera(rng, d),
         layout=layout,
     )
+
+
+def build_up(scene: Scene) -> Iterator[Scene]:
+    """The scene as it grew: first card only, then the first two, ... up to all of them, with
+    the same table, pieces and camera; a stream of positions for the app's demo."""
+    for k in range(1, len(scene.placements) + 1):
+        yield replace(scene, placements=scene.placements[:k])
