@@ -13,6 +13,7 @@ is reported as an unknown region instead of being forced into cards.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,10 +23,14 @@ import numpy as np
 from vision.calibration import Calibration
 
 DETECT_PX_PER_MM = 1.0
+NEIGHBOURHOOD = 15  # blocks (odd) over which the first guess of the cloth's colour is a median
 BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big enough to see cloth
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
+PIECE_STRENGTH = 2.5
+FAINT = 1.4  # a blob that differs from the cloth by less than this (times the threshold) is shading
+SHADOW = 0.4  # how much darker than the cloth a shadow may make it
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4  # how far (as a fraction of a card) a row may be longer or shorter than n cards
@@ -52,6 +57,7 @@ class Region:
     area_mm2: float
     colour_bgr: tuple[int, int, int]
     region: int
+    faint: bool = False  # barely different from the cloth: likely light or shade, not an object
 
 
 @dataclass
@@ -85,24 +91,32 @@ def rectify(frame: np.ndarray, calibration: Calibration, px_per_mm: float = DETE
 
 
 def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_PER_MM,
-               max_hole_mm2: float = 1500.0) -> np.ndarray:
-    """A 0/255 mask of what lies on the cloth."""
+               max_hole_mm2: float = 1500.0) -> tuple[np.ndarray, np.ndarray]:
+    """A 0/255 mask of what lies on the cloth, and how strongly each pixel differs from the
+    cloth (1.0 = just at the threshold)."""
     h, w = top.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB).astype(np.float32)
     b = max(4, round(BLOCK_MM * px_per_mm))
     gh, gw = max(1, h // b), max(1, w // b)
     blocks = cv2.resize(lab, (gw, gh), interpolation=cv2.INTER_AREA)
-    # First guess: the cloth is the commonest colour. Then: the cloth's colour at each place is
+    # Then: the cloth's colour at each place is
     # interpolated from the blocks around it that are not covered (normalised convolution), so
     # uneven light is followed and a big grid of cards never passes for cloth.
-    bg = np.broadcast_to(np.median(blocks.reshape(-1, 3), axis=0), lab.shape)
+    # the first guess is a median over a wide neighbourhood of blocks (lighting falls off across
+    # the table); cards cover a minority of any neighbourhood this wide
+    k = min(NEIGHBOURHOOD, ((min(gh, gw) - 1) // 2) * 2 + 1)
+    first = cv2.medianBlur(np.clip(blocks, 0, 255).astype(np.uint8), k) if k >= 3 else blocks
+    bg = cv2.resize(first.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     keep = np.ones((h, w), np.float32)
     mask = np.zeros((h, w), np.uint8)
     for _ in range(3):
+        # the threshold comes from the cloth's own spread, lighter and darker alike (grain, weave,
+        # noise); the mask then forgives darkening (shadows) up to SHADOW
+        sym = _distance(lab, bg, forgive=False)
         dist = _distance(lab, bg)
-        cloth = dist[keep > 0.5]
+        cloth = sym[keep > 0.5]
         if cloth.size < 100:
-            cloth = dist.ravel()
+            cloth = sym.ravel()
         med = float(np.median(cloth))
         mad = float(np.median(np.abs(cloth - med))) + 1e-3
         thresh = max(9.0, med + 6.0 * 1.4826 * mad)
@@ -118,10 +132,12 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         bg_blocks = np.where(wn > 0.25, near, far)
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
     r = max(1, round(1.5 * px_per_mm))
+    strength = dist / thresh
     if thresh > TEXTURED:
         # A patterned cloth (checks, print) varies more than any single colour model allows;
         # describe it instead as the set of colours found all over the table.
         mask = _pattern_mask(lab, px_per_mm)
+        strength = np.where(mask > 0, 2 * FAINT, 0).astype(np.float32)
         r = max(2, round(2.5 * px_per_mm))
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
@@ -130,7 +146,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     rad = round(marker_mm * 1.05 * px_per_mm)
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
-    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2)
+    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength
 
 
 def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
@@ -167,10 +183,16 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
     return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def _distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarray:
     diff = lab - bg
-    # Lightness varies with light and shadow more than colour does: count it for less.
-    return np.sqrt(0.35 * diff[:, :, 0] ** 2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
+    dl = diff[:, :, 0]
+    if not forgive:
+        return np.sqrt(0.35 * dl**2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
+    # A shadow (a hand, a lamp, the camera arm) darkens the cloth without changing its colour:
+    # darkening by up to SHADOW of the cloth's lightness is forgiven. Brighter than the cloth
+    # (a white card) always counts. Lightness still counts for less than colour.
+    dl = np.where(dl < 0, np.minimum(0.0, dl + SHADOW * bg[:, :, 0]), dl)
+    return np.sqrt(0.35 * dl**2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
 
 
 def _smooth(sums: np.ndarray, wts: np.ndarray, sigma: float) -> np.ndarray:
@@ -298,7 +320,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     """Card-sized candidates, unexplained blobs and small pieces on the play area."""
     top = rectify(frame, calibration, px_per_mm)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2)
+    mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     candidates: list[Candidate] = []
     blobs: list[Region] = []
@@ -313,8 +335,12 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         comp = (labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255
         pts = cv2.findNonZero(comp).reshape(-1, 2).astype(np.float64) + np.array([x, y], np.float64)
         origin, u, v, l1, l2 = _rect_frame(pts)
+        inside = strength[y:y + h, x:x + w][comp > 0]
+        faint = float(np.median(inside)) < FAINT if inside.size else True
         if area < 0.45 * smallest or (max(l1, l2) < 0.9 * narrowest and area < 0.8 * smallest):
-            pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
+            # a playing piece is a solid block of colour, far from the cloth (not grain or glare)
+            if inside.size and float(np.median(inside)) >= PIECE_STRENGTH:
+                pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
             continue
         # the region's mask in its own rectangle's frame (a along u, b along v, in px): square
         # to its straight edges, or failing that to its minimum-area rectangle
@@ -330,9 +356,12 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             fits += [(g, (o + np.array([x, y], np.float64), fu, fv, f1, f2))
                      for g in _fit_grid(sub, f1, f2, size_keys, px_per_mm)]
         if not fits:
+            if faint:  # a patch of light or shade with no card shape: the cloth, not an object
+                continue
             blobs.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
             continue
-        regions[lab] = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)
+        regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
+                                           faint=faint)
         fits.sort(key=lambda f: -f[0].score)
         ranked = [_cells(g, fr, lab, px_per_mm) for g, fr in fits[:MAX_ALTERNATIVES]]
         candidates += ranked[0]

@@ -34,16 +34,16 @@ import numpy as np
 
 from vision.errors import VisionError
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 FINE_LONG = 64  # px along a card's long side in the fine template
 SLACK = 4  # px of search slack each side in the fine comparison (about 5 mm on a Big Sur card)
-SHORTLIST = 8
+SHORTLIST = 10
 # Thresholds on the fine correlation, set from rendered scenes (bench/vision.py): pack cards in
 # scenes with noise, blur, glare and uneven light score above ~0.75; other objects below ~0.5.
 ACCEPT = 0.62
 REJECT = 0.45
 MARGIN = 0.08
-DIFFER_RATIO = 0.35  # where two designs differ, the right one must fit about 3x better
+DIFFER_RATIO = 0.3  # where two designs differ, the right one must fit about 3x better
 SYMMETRIC = 0.93  # a face whose turned copy correlates this well with itself is symmetric
 
 
@@ -153,6 +153,9 @@ class SizeClass:
     fine: np.ndarray  # (entries, h, w, 3) float32 Lab templates
     desc: np.ndarray  # (rows, D) coarse descriptors, several rows per entry
     desc_entry: np.ndarray  # (rows,) which entry each descriptor row belongs to
+    # (entries, TWINS) other entries whose template looks almost the same (-1 = none): they are
+    # always compared, even when the coarse shortlist leaves them out
+    twins: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -231,8 +234,10 @@ class CardIndex:
                     for _ in range(jitters):
                         descs.append(coarse_descriptor(_jitter(big, shape, rng)))
                         dentry.append(e)
+            fine_arr = np.stack(fines).astype(np.float32)
             classes[key] = SizeClass(key, ids, np.array(erot, np.int32), np.array(esym, np.int32),
-                                     np.stack(fines).astype(np.float32), np.stack(descs), np.array(dentry, np.int32))
+                                     fine_arr, np.stack(descs), np.array(dentry, np.int32),
+                                     _twins(fine_arr, ids))
         return cls(classes, kinds, sizes)
 
     # -- persistence -----------------------------------------------------------------------
@@ -245,6 +250,7 @@ class CardIndex:
             meta["classes"].append({"key": list(sc.key), "ids": sc.entry_id})
             arrays[f"rot{n}"], arrays[f"sym{n}"] = sc.entry_rot, sc.entry_sym
             arrays[f"fine{n}"], arrays[f"desc{n}"], arrays[f"dentry{n}"] = sc.fine, sc.desc, sc.desc_entry
+            arrays[f"twins{n}"] = sc.twins if sc.twins is not None else np.full((len(sc.entry_id), 1), -1, np.int32)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
@@ -262,7 +268,7 @@ class CardIndex:
                 for n, c in enumerate(meta["classes"]):
                     key = (float(c["key"][0]), float(c["key"][1]))
                     classes[key] = SizeClass(key, list(c["ids"]), z[f"rot{n}"], z[f"sym{n}"], z[f"fine{n}"],
-                                             z[f"desc{n}"], z[f"dentry{n}"])
+                                             z[f"desc{n}"], z[f"dentry{n}"], z[f"twins{n}"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise IndexError_(f"{path}: unreadable learned index ({exc})") from exc
         sizes = {k: (float(v[0]), float(v[1])) for k, v in meta["sizes"].items()}
@@ -291,7 +297,9 @@ class CardIndex:
         # the best descriptor row per entry, then the best few entries
         best_per_entry = np.full(len(sc.entry_id), -2.0, np.float32)
         np.maximum.at(best_per_entry, sc.desc_entry, sims)
-        order = np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))]
+        order = list(np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))])
+        if sc.twins is not None:
+            order += [int(t) for e in order[:3] for t in sc.twins[e] if t >= 0 and t not in order]
         scored = []
         for e in order:
             res = cv2.matchTemplate(crop, sc.fine[e], cv2.TM_CCOEFF_NORMED)
@@ -356,7 +364,28 @@ def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
 
 
 def _normalised(img: np.ndarray) -> np.ndarray:
-    return (img - img.mean(axis=(0, 1))) / (img.std(axis=(0, 1)) + 1e-3)
+    """Lightness standardised (exposure, contrast); colour only white-balanced (its median, the
+    card stock, set to neutral) so that a blue band and a purple band stay different."""
+    out = np.empty_like(img)
+    light = img[:, :, 0]
+    out[:, :, 0] = (light - light.mean()) / (light.std() + 1e-3)
+    for c in (1, 2):
+        out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c])) / 12.0
+    return out
+
+
+def _twins(fine: np.ndarray, ids: list[str], limit: float = 0.8, most: int = 6) -> np.ndarray:
+    """For each template, the other cards' templates that correlate above `limit` with it."""
+    flat = fine.reshape(len(fine), -1, 3)
+    flat = flat - flat.mean(axis=1, keepdims=True)
+    flat = flat.reshape(len(fine), -1)
+    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
+    sim = flat @ flat.T
+    out = np.full((len(fine), most), -1, np.int32)
+    for e in range(len(fine)):
+        order = [int(o) for o in np.argsort(-sim[e]) if ids[o] != ids[e] and sim[e, o] > limit][:most]
+        out[e, :len(order)] = order
+    return out
 
 
 def _where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np.ndarray) -> float:

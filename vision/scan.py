@@ -122,6 +122,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 best = tried
         by_region[region] = best
     for region, found in by_region.items():
+        if all(m.status == "unknown" for _, m in found) and det.regions[region].faint:
+            continue  # card-shaped light or shade on the cloth, and no card of the pack
         if all(m.status == "unknown" for _, m in found) and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),
             # not a row of unknown cards.

@@ -1,0 +1,91 @@
+"""``companion scan IMAGE --game GAME``: output, scores, the debug overlay and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.pack import proxy_pack
+from vision.synth import Camera, Placement, Scene, render_scene
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path_factory.getbasetemp() / "cli-cache"))
+
+
+@pytest.fixture(scope="module")
+def big_sur_photo(tmp_path_factory):
+    """A south tableau of four edge-to-edge Highway cards photographed as a JPEG."""
+    os.environ.setdefault("COMPANION_CACHE", str(tmp_path_factory.getbasetemp() / "cli-cache"))
+    pack = proxy_pack("bigsur")
+    ids = ["bs-01", "bs-02", "bs-03", "bs-04"]
+    places = tuple(Placement(cid, (400 + 63.5 * k, 600), 0.0) for k, cid in enumerate(ids))
+    frame, _truth = render_scene(Scene(placements=places, pack=pack, camera=Camera(view_deg=5, noise=2)), seed=1)
+    path = tmp_path_factory.mktemp("scan") / "table.jpg"
+    cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path, ids
+
+
+def run(capsys, *args):
+    rc = main(["scan", *map(str, args)])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_json_lists_items_layout_and_scores(big_sur_photo, capsys, tmp_path):
+    path, ids = big_sur_photo
+    debug = tmp_path / "overlay.png"
+    rc, out, err = run(capsys, path, "--game", "bigsur", "--json", "--debug", debug)
+    assert rc == 0 and err == ""
+    doc = json.loads(out)
+    assert sorted(i["id"] for i in doc["items"]) == ids
+    assert doc["layout"]["tableaus"]["south"]["cards"] == ids
+    from rules.bigsur import score_tableau
+
+    want = sum(ln.points for ln in score_tableau([{"id": c} for c in ids]))
+    assert doc["scores"]["south"]["total"] == want
+    for item in doc["items"]:
+        assert set(item) >= {"id", "rotation", "center_mm", "confidence"}
+    img = cv2.imread(str(debug))
+    assert img is not None and img.shape == cv2.imread(str(path)).shape
+
+
+def test_readable_output(big_sur_photo, capsys):
+    path, ids = big_sur_photo
+    rc, out, _ = run(capsys, path, "--game", "bigsur", "--players", "2")
+    assert rc == 0
+    assert out.startswith("bigsur: 4 cards, 0 unsure")
+    assert all(cid in out for cid in ids)
+    assert "score south:" in out
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["no-such.png", "--game", "bigsur"], "no such image file"),
+    (["{bad}", "--game", "bigsur"], "not a readable image"),
+    (["{black}", "--game", "bigsur"], "all black"),
+    (["{noise}", "--game", "bigsur"], "not seen"),
+    (["{photo}", "--game", "chess"], "unknown game"),
+    (["{photo}", "--game", "bigsur", "--table", "big"], "--table must look like"),
+    (["{photo}", "--game", "bigsur", "--table", "0x700"], "width_mm"),
+    (["{photo}", "--game", "bigsur", "--pack", "{missing}"], ""),
+    (["{photo}", "--game", "bigsur", "--players", "7"], "--players"),
+])
+def test_bad_input_is_one_line_and_exit_2(big_sur_photo, capsys, tmp_path, args, words):
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"\x89PNG not really")
+    black = tmp_path / "black.png"
+    cv2.imwrite(str(black), np.zeros((400, 600, 3), np.uint8))
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), np.random.default_rng(0).integers(0, 255, (400, 600, 3), dtype=np.uint8))
+    fill = {"bad": bad, "black": black, "noise": noise, "photo": big_sur_photo[0], "missing": tmp_path / "nope"}
+    rc, out, err = run(capsys, *[a.format(**fill) for a in args])
+    assert rc == 2, (out, err)
+    assert err.count("\n") == 1 and err.startswith("companion: error: ")
+    assert words in err
+    assert "Traceback" not in err

@@ -1,0 +1,141 @@
+"""vision.scan end to end on rendered game positions (vision.synth) with known truth."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision import draw_overlay, scan
+from vision.errors import CalibrationError
+from vision.identify import index_for_pack
+from vision.pack import proxy_pack
+from vision.synth import random_scene, render_scene
+
+GAMES = ["bigsur", "roundabout", "monsterhighway", "highwayman", "highwaysbyways"]
+
+
+def scene_for(game, seed, difficulty):
+    pack = proxy_pack(game)
+    scene = random_scene(game, pack, np.random.default_rng([seed, 7]), difficulty)
+    if game == "monsterhighway":  # only the 50 mm tiles lie on board cells (see bench/vision.py)
+        scene = dataclasses.replace(scene, placements=tuple(
+            p for p in scene.placements if tuple(pack.size_of(p.card_id)) == (50.0, 50.0)))
+    frame, truth = render_scene(scene, seed=seed)
+    return pack, scene, frame, truth
+
+
+def near(a, b, r):
+    return np.hypot(a[0] - b[0], a[1] - b[1]) < r
+
+
+def check_against_truth(obs, truth, recall=0.9):
+    """Every reported card is right; nearly every visible card is reported; no distractor is a card."""
+    found = 0
+    visible = [t for t in truth.items if t.occluded < 0.05]
+    for it in obs.items:
+        under = [t for t in truth.items if near(it.center_mm, t.center_mm, 0.35 * min(t.size_mm))]
+        assert under, f"phantom {it.id} at {it.center_mm}"
+        top = min(under, key=lambda t: t.occluded)
+        assert it.id == top.id, f"{it.id} reported where {top.id} lies"
+        period = 360 / it.symmetry
+        d = (it.rotation - top.rotation) % period
+        assert min(d, period - d) < 10, f"{it.id} rotation {it.rotation} vs {top.rotation}"
+    unsure = 0
+    for t in visible:
+        found += any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items)
+        unsure += any(near(it.center_mm, t.center_mm, 10) for it in obs.unsure)
+    # a card the recogniser is unsure of is listed for the players to check: it is not lost
+    assert found + unsure >= recall * len(visible), f"found {found} (+{unsure} unsure) of {len(visible)} visible cards"
+    assert found >= (recall - 0.15) * len(visible), f"found {found} of {len(visible)} visible cards"
+    for d in truth.distractors:
+        if d.kind != "hand":
+            assert not any(near(it.center_mm, d.center_mm, 0.5 * max(d.size_mm)) for it in obs.items)
+
+
+def scan_or_covered_marker(frame, game, pack, truth):
+    """The observation, or None when a hand in the scene really covers the marker named."""
+    try:
+        return scan(frame, game, pack=pack)
+    except CalibrationError as exc:
+        w, h = truth.table_mm
+        corners = {0: (0, 0), 1: (w, 0), 2: (w, h), 3: (0, h)}
+        hands = [d for d in truth.distractors if d.kind == "hand"]
+        for m in exc.missing:
+            assert any(near(d.center_mm, corners[m], max(d.size_mm)) for d in hands), str(exc)
+        return None
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_scan_recognises_a_game_position(game, seed):
+    """Mild conditions (difficulty 0.15): nearly everything is found, nothing is misread."""
+    pack, _scene, frame, truth = scene_for(game, seed, 0.15)
+    obs = scan_or_covered_marker(frame, game, pack, truth)
+    if obs is None:
+        return
+    check_against_truth(obs, truth)
+    assert obs.reprojection_error_px < 3
+    assert obs.to_json()["game"] == game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_scan_under_hard_conditions_never_misreads(game):
+    """Hard conditions (difficulty 0.7: tilt, lens, shadows, glare, hands): cards may be missed
+    or listed as unsure (bench/vision.py measures how many), but none is reported wrongly."""
+    pack, _scene, frame, truth = scene_for(game, 3, 0.7)
+    obs = scan_or_covered_marker(frame, game, pack, truth)
+    if obs is not None:
+        check_against_truth(obs, truth, recall=0.0)
+
+
+def test_big_sur_tableaus_match_the_laid_out_rows():
+    pack, scene, frame, _truth = scene_for("bigsur", 3, 0.2)
+    obs = scan(frame, "bigsur", pack=pack)
+    for seat, row in scene.layout["tableaus"].items():
+        assert obs.layout["tableaus"][seat]["cards"] == [c["id"] for c in row], seat
+    assert obs.layout["draw_row"] == scene.layout["draw_row"]
+
+
+def test_roundabout_grid_matches_the_laid_out_grid():
+    pack, scene, frame, _truth = scene_for("roundabout", 4, 0.2)
+    obs = scan(frame, "roundabout", pack=pack)
+    want = sorted((c["id"], int(c["rotation"]) % 360) for c in scene.layout["grid"])
+    got = sorted((c["id"], c["rotation"]) for c in obs.layout["grid"])
+    assert got == want
+    # the same cells up to where the origin is (ours is the top-left card's column and row)
+    ox = min(c["cell"][0] for c in scene.layout["grid"]) - min(c["cell"][0] for c in obs.layout["grid"])
+    oy = min(c["cell"][1] for c in scene.layout["grid"]) - min(c["cell"][1] for c in obs.layout["grid"])
+    assert sorted((c["id"], c["cell"][0] + ox, c["cell"][1] + oy) for c in obs.layout["grid"]) == sorted(
+        (c["id"], c["cell"][0], c["cell"][1]) for c in scene.layout["grid"])
+
+
+def test_highwayman_top_cards_and_construction_slot():
+    pack, scene, frame, _ = scene_for("highwayman", 5, 0.2)
+    obs = scan(frame, "highwayman", pack=pack)
+    assert [r["top"] for r in obs.layout["routes"]] == [r["top"] for r in scene.layout["routes"]]
+    pack, scene, frame, _ = scene_for("highwaysbyways", 5, 0.2)
+    obs = scan(frame, "highwaysbyways", pack=pack)
+    assert obs.layout["construction_slot"] == scene.layout["construction_slot"]["id"]
+
+
+def test_overlay_draws_on_a_copy(tmp_path):
+    pack, _, frame, _ = scene_for("bigsur", 1, 0.35)
+    obs = scan(frame, "bigsur", pack=pack)
+    before = frame.copy()
+    img = draw_overlay(frame, obs, scores={"south": 12})
+    assert np.array_equal(frame, before)
+    assert img.shape == frame.shape and not np.array_equal(img, frame)
+    # the outline colour of recognised cards appears where the first card is
+    it = obs.items[0]
+    cx, cy = obs.calibration.to_image([it.corners_mm[0]])[0].round().astype(int)
+    patch = img[cy - 6:cy + 7, cx - 6:cx + 7].reshape(-1, 3)
+    assert any(abs(int(p[0]) - 60) < 30 and p[1] > 150 and p[2] < 90 for p in patch)
+
+
+def test_scans_reuse_the_learned_index():
+    pack, _, frame, _ = scene_for("highwaysbyways", 6, 0.1)
+    first = index_for_pack(pack)
+    scan(frame, "highwaysbyways", pack=pack)
+    assert index_for_pack(pack) is first
