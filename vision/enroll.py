@@ -110,7 +110,7 @@ def _refine(q: np.ndarray, strength: np.ndarray, reach_frac: float = 0.08) -> np
     return refined
 
 
-def _candidates(img: np.ndarray, markers: list[np.ndarray] | None = None) -> list[np.ndarray]:
+def _candidates(img: np.ndarray, markers: list[np.ndarray] | None = None, min_area: float | None = None) -> list[np.ndarray]:
     """Quadrilaterals (in ``img`` px) standing out from the background, largest first;
     ``markers`` are the corners of calibration markers seen in ``img``, never cards."""
     markers = markers or []
@@ -135,15 +135,37 @@ def _candidates(img: np.ndarray, markers: list[np.ndarray] | None = None) -> lis
     # the mask at growing sizes joins them into one card, while separate cards stay apart at the
     # smaller sizes.
     raw = cv2.morphologyEx(((dist8 > otsu) * 255).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    masks = [raw]
+    if markers:
+        # A whole-table frame: a small card is too little of the view for Otsu, and the table's
+        # light varies across it. Compare each pixel with the table around it instead (a median
+        # far wider than a card, sized from the markers), against the table's own spread.
+        side = float(np.mean([np.linalg.norm(m[1] - m[0]) for m in markers]))
+        k = int(side * 4) | 1  # markers are 40 mm: about 160 mm of table around each pixel
+        step = max(1, k // 31)  # the median runs on a reduced copy: medianBlur is slow for wide kernels
+        small = cv2.resize(img, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
+        local = cv2.medianBlur(small, max(3, (k // step) | 1))
+        local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+        lab_local = cv2.cvtColor(local, cv2.COLOR_BGR2LAB).astype(np.float32)
+        near = np.linalg.norm(lab - lab_local, axis=2)
+        for m in markers:
+            c = m.mean(axis=0)
+            cv2.fillConvexPoly(near, (c + (m - c) * 1.9).astype(np.int32), 0.0)
+        med = float(np.median(near))
+        spread = 1.4826 * float(np.median(np.abs(near - med)))
+        level = max(12.0, med + 6 * spread)
+        local_mask = cv2.morphologyEx(((near > level) * 255).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        masks.append(local_mask)
     contours: list[np.ndarray] = []
-    for k in (9, round(0.06 * min(w, h)), round(0.12 * min(w, h))):
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, k), max(3, k)))
-        mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, kernel)
-        contours += list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+    for source in masks:
+        for k in (9, round(0.06 * min(w, h)), round(0.12 * min(w, h))):
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, k), max(3, k)))
+            mask = cv2.morphologyEx(source, cv2.MORPH_CLOSE, kernel)
+            contours += list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
     found: list[tuple[float, np.ndarray]] = []
     for c in contours:
         area = cv2.contourArea(c)
-        if area < 0.0025 * w * h:
+        if area < (min_area if min_area is not None else 0.0025 * w * h):
             continue
         hull = cv2.convexHull(c)
         quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
@@ -173,8 +195,9 @@ def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
     return kept
 
 
-def find_card(frame: Any, card_size_mm: tuple[float, float]) -> np.ndarray:
-    """The four corners (TL, TR, BR, BL, frame px) of the one card in ``frame``."""
+def find_card(frame: Any, card_size_mm: tuple[float, float], *, marker_mm: float = 40.0) -> np.ndarray:
+    """The four corners (TL, TR, BR, BL, frame px) of the one card in ``frame``. When the frame
+    shows calibration markers (``marker_mm`` a side) they set the scale the card must match."""
     img = _check_frame(frame)
     cw, ch = (float(v) for v in card_size_mm)
     if not (0 < cw <= 1000 and 0 < ch <= 1000):
@@ -188,8 +211,15 @@ def find_card(frame: Any, card_size_mm: tuple[float, float]) -> np.ndarray:
         cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     found_markers = [c.reshape(4, 2).astype(np.float64) for c in corners] if ids is not None else []
     marker_centres = [m.mean(axis=0) for m in found_markers]
+    expected = None
+    if found_markers:
+        # The markers give the scale: a card of this size covers about this many pixels.
+        side = float(np.mean([np.linalg.norm(m[1] - m[0]) for m in found_markers]))
+        expected = cw * ch * (side / marker_mm) ** 2
     cards = []
-    for q in _candidates(small, found_markers):
+    for q in _candidates(small, found_markers, None if expected is None else 0.4 * expected):
+        if expected is not None and not 0.5 * expected <= cv2.contourArea(q.astype(np.float32)) <= 2.0 * expected:
+            continue
         poly = q.astype(np.float32)
         if any(cv2.pointPolygonTest(poly, (float(m[0]), float(m[1])), False) >= 0 for m in marker_centres):
             continue
@@ -206,11 +236,12 @@ def find_card(frame: Any, card_size_mm: tuple[float, float]) -> np.ndarray:
     return cards[0] / scale
 
 
-def enroll_from_frame(frame: Any, card_size_mm: tuple[float, float], *, px_per_mm: float = ENROL_PX_PER_MM) -> np.ndarray:
+def enroll_from_frame(frame: Any, card_size_mm: tuple[float, float], *, px_per_mm: float = ENROL_PX_PER_MM,
+                      marker_mm: float = 40.0) -> np.ndarray:
     """The straightened face (BGR, ``card_size_mm`` at ``px_per_mm``) of the one card in ``frame``;
     :class:`EnrollError` when there is no card or more than one."""
     img = _check_frame(frame)
-    q = find_card(img, card_size_mm)
+    q = find_card(img, card_size_mm, marker_mm=marker_mm)
     cw, ch = (float(v) for v in card_size_mm)
     top, left = _sides(q)
     if (top > left) != (cw > ch) and abs(cw - ch) > 1e-6:
