@@ -40,8 +40,9 @@ setup() {
       "$python" -m venv "${flags[@]}" .venv
     fi
   fi
-  # Libraries Kivy's wheel needs from the system to open a window (OpenGL, input).
-  if command -v apt-get >/dev/null; then apt_install libgl1 libegl1 libmtdev1 || true; fi
+  # Libraries Kivy's wheel needs from the system to open a window (OpenGL, input), and the font the
+  # proxy cards are printed in (Pillow falls back to a tiny bitmap font without it).
+  if command -v apt-get >/dev/null; then apt_install libgl1 libegl1 libmtdev1 fonts-dejavu-core || true; fi
   local stamp=.venv/.installed
   local want
   want=$(sha256sum pyproject.toml | cut -c1-16)
