@@ -13,23 +13,25 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from .errors import NoCamera, TableNotStill
 
 #: Width of the grey copy compared between frames.
 PROBE_WIDTH = 160
 
 
-def probe(image: np.ndarray) -> np.ndarray:
+def probe(image: Any) -> Any:
     """A small grey float copy of a BGR frame."""
+    import numpy as np  # here, not at the top: the kiosk's first screen should not wait for numpy
+
     grey = image.mean(axis=2) if image.ndim == 3 else image.astype(np.float32)
     step = max(1, grey.shape[1] // PROBE_WIDTH)
     return np.asarray(grey[::step, ::step], dtype=np.float32)
 
 
-def motion(a: np.ndarray, b: np.ndarray) -> float:
+def motion(a: Any, b: Any) -> float:
     """Mean absolute difference between two probes (0 when identical)."""
+    import numpy as np
+
     if a.shape != b.shape:
         return 255.0
     return float(np.abs(a - b).mean())

@@ -342,12 +342,12 @@ class GameScreen(Screen):
         box.clear_widgets()
         u = app().u
         for row in app().vm.scoreboard:
-            line = Row(size_hint_y=None, height=u * 34)
+            line = Row(size_hint_y=None, height=u * 29)
             mark = "> " if row["to_move"] else "   "
-            line.add_widget(Label(text=f"{mark}{row['name']}", color=rgba(row["colour"]), font_size=u * 20,
+            line.add_widget(Label(text=f"{mark}{row['name']}", color=rgba(row["colour"]), font_size=u * 19,
                                   bold=row["to_move"], halign="left", valign="middle", shorten=True,
                                   text_size=(u * 170, None), size_hint_x=0.75))
-            line.add_widget(Label(text=str(row["total"]), font_size=u * 22, bold=True, size_hint_x=0.25))
+            line.add_widget(Label(text=str(row["total"]), font_size=u * 21, bold=True, size_hint_x=0.25))
             box.add_widget(line)
 
     def animate(self) -> None:
@@ -402,6 +402,12 @@ class MenuView(ModalView):
 
     def ask(self, what: str) -> None:
         self.confirm = what
+
+    def reread(self) -> None:
+        """After the players fixed the table by hand (or the app misread it), take the table as
+        it is now as the picture to compare the next turns with."""
+        self.dismiss()
+        app().vm.end_turn(baseline=True)
 
     def do(self) -> None:
         a = app()
