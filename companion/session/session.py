@@ -484,9 +484,25 @@ class Session:
         """Synchronous end of turn (tests, the bench); the UI splits capture/accept over threads."""
         return self.accept(self.capture(source, **still))
 
+    def wrong_seat(self, event: Any) -> Outcome | None:
+        """A seat's own end-turn button pressed out of turn: refused, so a neighbour leaning on
+        their button cannot end somebody else's turn."""
+        seat = getattr(event, "seat", None)
+        if getattr(event, "action", None) != "end_turn" or seat is None or self.over:
+            return None
+        turn = self.to_move()
+        if turn is None or turn == seat:
+            return None
+        who = self.seats[seat].name if 0 <= seat < len(self.seats) else f"seat {seat}"
+        return Outcome(False, f"{who} pressed end turn, but it is {self.seats[turn].name}'s turn.",
+                       rule="turn order")
+
     def handle_control(self, event: Any, source: Any = None) -> Outcome:
         """A button (hardware ControlEvent or keyboard) mapped to the session."""
         action = getattr(event, "action", event)
+        refused = self.wrong_seat(event)
+        if refused is not None:
+            return refused
         if action == "undo":
             return self.undo()
         if action in ("end_turn", "scan"):

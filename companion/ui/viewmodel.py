@@ -171,6 +171,11 @@ class TableModel(EventDispatcher):
     def control(self, event: Any) -> None:
         """A hardware or keyboard ControlEvent (already on the UI thread)."""
         kind = getattr(event, "action", event)
+        if self.session is not None:
+            refused = self.session.wrong_seat(event)
+            if refused is not None:
+                self._show(refused)
+                return
         if kind == "undo":
             self.undo()
         elif kind in ("end_turn", "scan"):

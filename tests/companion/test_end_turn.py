@@ -201,3 +201,11 @@ def test_buttons_map_to_session_calls(session):
                                  Frames([still(), still(), still()]))
     assert out.ok
     assert not session.handle_control(SimpleNamespace(action="undo", seat=None, held=False)).ok
+
+
+def test_a_seat_button_pressed_out_of_turn_is_refused(session):
+    assert session.to_move() == 0
+    out = session.handle_control(SimpleNamespace(action="end_turn", seat=1, held=False),
+                                 Frames([still(), still(), still()]))
+    assert not out.ok and "Ben pressed end turn, but it is Ana's turn" in out.message
+    assert len(session.game.actions) == 1  # nothing read, nothing recorded
