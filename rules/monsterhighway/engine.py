@@ -17,8 +17,13 @@ Decisions the rulebook leaves open, made here and documented in docs/records.md:
   tiles are played on your own turn after rolling; the Monster Buster and a forced re-roll may
   come from any player whenever somebody is to act.
 * When the Monster is moved back by a Monster Buster it lands like any other move (a car there
-  goes back to Ground Zero, a road end there is destroyed).
-* A Road roll lets you exchange any one tile from your hand.
+  goes back to Ground Zero, a road end there is destroyed). A Swap that carries the Monster along
+  moves it too, so a Buster afterwards sends it back to the space it was carried from.
+* The Tile reshuffle happens as the last tile of the draw piles is drawn, when the discard pile
+  holds tiles; a draw that finds the piles empty later reshuffles then.
+* A Road roll lets you exchange any tile drawn from the piles (Road or special) except a Monster
+  Buster: setup deals "5 Road tiles and 1 Monster Buster tile" apart, and the Buster leaves the
+  hand only by being used (which is what lifts the hand to six).
 * Safeguard (not in the rulebook, off with ``round_limit: 0``): after ``round_limit`` rounds with
   nobody home the game ends and standings go by distance from Home Base.
 """
@@ -120,7 +125,7 @@ class MonsterHighway(SpecialTiles):
     def _chance_kind(self) -> tuple[str, int]:
         s = self.state
         kind, arg = s.pending[0]
-        if kind == "draw" and self._supply() == 0:
+        if kind == "reshuffle" or (kind == "draw" and self._supply() == 0):
             return "tile_reshuffle", arg
         if kind == "monster" and not s.monster_deck:
             return "monster_reshuffle", arg
@@ -143,7 +148,7 @@ class MonsterHighway(SpecialTiles):
         if step == "tile":
             out += [Action("place_tile", p, (("at", a), ("rotation", r), ("tile", t)))
                     for t, a, r in self.legal_placements(p) if self._kind(t) != "special"]
-            out += [Action.of("exchange_tile", p, tile=t) for t in sorted(set(s.hands[p]))]
+            out += [Action.of("exchange_tile", p, tile=t) for t in sorted(set(s.hands[p])) if t != self._buster]
         elif step == "roll_movement":
             out.append(Action.of("roll_movement_die", p))
         elif step in ("car_move", "car_any"):
@@ -177,6 +182,16 @@ class MonsterHighway(SpecialTiles):
             if self._buster in s.hands[seat] and s.monster is not None and s.monster_previous is not None:
                 out.append(Action.of("monster_buster", seat))
         return out
+
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """What one seat may do now: on the mover's turn their whole roll, for everyone else only
+        the Re-roll and Monster Buster tiles they may play out of turn (empty at a chance node).
+        The screen beside each seat shows this list, never :meth:`legal_actions`, which mixes seats."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.players):
+            raise ActionFormatError(f"a seat is a number from 0 to {len(self.players) - 1}, not {seat!r}")
+        if self.is_chance_node():
+            return []
+        return [a for a in self.legal_actions() if a.player == seat]
 
     def _chance_outcomes(self) -> list[Action]:
         s = self.state
@@ -333,6 +348,9 @@ class MonsterHighway(SpecialTiles):
         s = self.state
         if tile not in s.hands[p]:
             raise IllegalAction(f"{self.players[p]} has no {tile!r} tile in hand", rule="road rules")
+        if tile == self._buster:
+            raise IllegalAction("If you roll \"Road\" ... you may discard a Road tile from your hand, and the Monster "
+                                "Buster is no Road tile: it leaves the hand only by being used", rule="road rules")
         s.hands[p].remove(tile)
         insert_sorted(s.discard, tile)
         s.pending.append(("draw", p))
@@ -456,6 +474,10 @@ class MonsterHighway(SpecialTiles):
                 add_count(s.pool, tile, -1)
             insert_sorted(s.hands[arg], tile)
             s.pending.pop(0)
+            if kind == "draw" and self._supply() == 0 and s.discard:
+                # "When the last Road tile is drawn, shuffle the discard pile": at once, so tiles
+                # discarded before the next draw wait for the following reshuffle.
+                s.pending.insert(0, ("reshuffle", 0))
             if kind == "deal" and not any(k == "deal" for k, _ in s.pending):
                 # "Divide the remaining tiles into two equal draw piles."
                 for t, n in s.set_aside.items():
@@ -470,6 +492,8 @@ class MonsterHighway(SpecialTiles):
                 add_count(s.pool, t)
             s.discard = []
             self._split_piles()
+            if s.pending[0][0] == "reshuffle":
+                s.pending.pop(0)
         elif expected == "specialty_dice":
             dice, faces = action["dice"], action["faces"]
             if len(dice) == 2:

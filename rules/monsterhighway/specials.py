@@ -194,7 +194,8 @@ class SpecialTiles(MonsterHighwayBase):
         # "If the car or Monster is on that Road tile, the car or Monster moves along with it."
         s.cars = [b if c == a else a if c == b else c for c in s.cars]
         if s.monster in (a, b):
-            s.monster = b if s.monster == a else a
+            # Carried along, it still moved: a Monster Buster now sends it back to where it stood.
+            s.monster_previous, s.monster = s.monster, b if s.monster == a else a
         s.hands[p].remove(tile)
         insert_sorted(s.discard, tile)
         s.started = True
