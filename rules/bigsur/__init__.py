@@ -131,15 +131,17 @@ def playout_choice(game: Game[Any], legal: list[Action], rng: random.Random) -> 
 
 
 def _building_position() -> BigSur:
-    """A 4-player Advanced game in a building step, with at least 5 cards built and 2 Highway cards
-    in hand: the first such position of a random game (trying seeds until one gets there)."""
+    """A 4-player Advanced game in a building step, with at least 5 cards built, 2 Highway cards in
+    hand and a build to make: the first such position of a random game (trying seeds until one
+    gets there)."""
     for seed in range(100):
         game = BigSur(["Ana", "Ben", "Cleo", "Dev"], seed=seed, options={"landmarks": True})
         play = random.Random(seed)
         while not game.is_game_over():
             s = game.state
             if (not game.is_chance_node() and s.drawn == 2 and not s.built
-                    and len(s.seats[s.turn].tableau) >= 5 and len(s.seats[s.turn].highways) >= 2):
+                    and len(s.seats[s.turn].tableau) >= 5 and len(s.seats[s.turn].highways) >= 2
+                    and any(a.kind == "build" for a in game.legal_actions())):
                 return game
             game.push(game.sample_chance() if game.is_chance_node()
                       else playout_choice(game, game.legal_actions(), play))

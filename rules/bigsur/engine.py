@@ -73,7 +73,8 @@ class BigSurState:
     refilling_landmarks: bool = True
     turn: int = 0
     drawn: int = 0
-    #: Once-per-turn material sources already used: "discard", "mile:<card>", "landmark:<tile>".
+    #: Once-per-turn material sources already used: "discard:<card>" (a card that lay on top of the
+    #: discard pile when it paid), "mile:<card>", "landmark:<tile>".
     used: list[str] = field(default_factory=list)
     built: list[str] = field(default_factory=list)
     landmark_taken: bool = False
@@ -225,10 +226,12 @@ class BigSur(Game[BigSurState]):
         s, cat = self.state, self.catalog
         seat = s.seats[player]
         out: dict[str, tuple[str, ...]] = {}
-        if seat.discard and "discard" not in s.used:
+        if seat.discard and f"discard:{seat.discard[-1]}" not in s.used:
             top = seat.discard[-1]
-            # "If a player's discard pile holds one of the pink Starting cards, they may choose one
-            # of the two materials to use when building."
+            # "Face-up cards from the discard pile may only be used once per turn in this manner":
+            # the limit is per card, so a card paid from the hand, once it lies on top, may pay
+            # again for the next build. "If a player's discard pile holds one of the pink Starting
+            # cards, they may choose one of the two materials to use when building."
             out["discard"] = cat.starters[top].materials if top in cat.starters else (cat.cards[top].material,)
         for card in seat.tableau:
             mat = cat.cards[card].tableau_material
@@ -468,7 +471,8 @@ class BigSur(Game[BigSurState]):
         for item in pay:
             source = item.partition(":")[0]
             if source != "hand":
-                s.used.append("discard" if source == "discard" else item)
+                # The discard pile's top is noted before this build's materials cover it.
+                s.used.append(f"discard:{seat.discard[-1]}" if source == "discard" else item)
         for name in spent:
             # "discards the corresponding Material cards into their personal discard pile ... so
             # that the last material used may be clearly seen": the last one paid lies on top.

@@ -170,6 +170,10 @@ def tableau_card(raw: TableauCard | HighwayCard | Mapping[str, Any], where: str,
         raise TableauError(f"{where}: 'terrains' names {terrains[0]!r} twice")
     condition = None
     if "condition" in raw:
+        if miles != 2:
+            # "2-mile cards also have scoring conditions written on the bottom of the card": a
+            # condition read off any other card is a misreading, not something to score.
+            raise TableauError(f"{where}: only 2-mile cards carry a scoring condition, not a {miles}-mile card")
         condition = parse_condition(raw["condition"], catalog.terrains, lambda m: TableauError(f"{where}: {m}"))
     return TableauCard(miles, tuple(terrains), condition)
 

@@ -498,7 +498,12 @@ class HighwaysAndByways(Game[HBState]):
             note = f"no effect on the {vehicle.name}"
         elif card.effect == "traffic":
             targets = self.traffic_targets(here, card.direction)
-            if not targets:
+            if self.is_closed(here, for_mover=False):
+                # "If you're currently on a highway space that contains the letter depicted on the
+                # Construction Card, you cannot move that turn": being pushed along is moving, so
+                # the card conflicts with the Construction Card and the car stays to plan.
+                note = "conflicts with the construction card (a car on a closed space cannot move), discarded"
+            elif not targets:
                 note = f"impossible: no space lies {card.direction}, discarded"
             elif len(targets) > 1:
                 t.dispute = targets

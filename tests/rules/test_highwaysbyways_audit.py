@@ -1,0 +1,170 @@
+"""Highways & Byways, second reading: regression tests for what the audit of the engine against the
+rulebook (seeds/000) found, and adversarial sweeps that compare what the engine lists with what it
+accepts, and throw malformed actions at games in progress.
+
+Each regression test is named after the rule and quotes the sentence it checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import Action, IllegalAction, RulesError
+from rules.highwaysbyways import HighwaysAndByways, playout_choice
+from rules.playout import random_step
+
+from .test_highwaysbyways import NAMES, driving_game, play_event, put, refused
+
+
+# ------------------------------------------------------------------ Traffic and the Construction Card
+def test_traffic_cannot_push_a_car_off_a_space_the_construction_card_closes() -> None:
+    """"If you're currently on a highway space that contains the letter depicted on the Construction
+    Card, you cannot move that turn." and "If the Event Card has an effect which conflicts with the
+    Construction Card, discard the Event Card, don't resolve its effect". A Traffic card would make
+    the car drive: it conflicts, the car stays and spends the day planning (the engine used to push
+    it along and then let it drive six spaces)."""
+    game = driving_game(construction="hb-con-a")
+    p = game.state.seat
+    assert game.is_closed("j03") and game.traffic_targets("j03", "north") == ["d12a"]
+    put(game, p, "j03")
+    discarded = game.state.event_discard.get("hb-ev-traffic-north", 0)
+    play_event(game, "hb-ev-traffic-north")
+    s = game.state
+    assert s.position[p] == "j03"
+    assert "conflicts with the construction card" in s.turn.event_note
+    assert s.event_discard.get("hb-ev-traffic-north", 0) == discarded + 1
+    assert s.turn.planning_day and {a.kind for a in game.legal_actions()} == {"plan_discard", "end_turn"}
+    refused(game, Action.of("drive", p, path=["d12a"]))
+
+
+def test_a_traffic_tie_on_a_closed_space_is_no_dispute() -> None:
+    """"Whenever there are disputes, the player currently holding the Player 1 Card gets to make the
+    decision": there is nothing to decide when the card conflicts with the Construction Card."""
+    game = driving_game(construction="hb-con-c")
+    p = game.state.seat
+    assert game.is_closed("h11") and len(game.traffic_targets("h11", "north")) == 2
+    put(game, p, "h11")
+    play_event(game, "hb-ev-traffic-north")
+    assert game.state.step == "move" and game.state.turn.dispute == []
+    assert game.state.position[p] == "h11" and game.state.turn.planning_day
+
+
+def test_traffic_still_pushes_a_car_off_a_space_closed_by_nothing() -> None:
+    """The conflict is with the Construction Card only: on an open highway space the push happens."""
+    game = driving_game(construction="hb-con-b")
+    p = game.state.seat
+    assert not game.is_closed("j03")
+    put(game, p, "j03")
+    play_event(game, "hb-ev-traffic-north")
+    assert game.state.position[p] == "d12a" and game.may_drive()
+
+
+# ------------------------------------------------------------------ adversarial sweeps
+def _accepts(game: HighwaysAndByways, action: Action) -> bool:
+    """Whether ``push`` takes ``action`` (the game is left exactly as it was either way)."""
+    before, n = pickle.dumps(game.state), len(game.actions)
+    try:
+        game.push(action)
+    except RulesError as exc:
+        assert game.state == pickle.loads(before) and len(game.actions) == n
+        assert str(exc) and "\n" not in str(exc)
+        if isinstance(exc, IllegalAction):
+            assert exc.rule, f"{action!r}: the refusal names no rule"
+        return False
+    game.state = pickle.loads(before)
+    del game._history[n:]  # undo without the undo rules: chance outcomes are tried too
+    return True
+
+
+def _candidates(game: HighwaysAndByways) -> list[Action]:
+    """Every action worth trying now, legal or not, for every seat and for chance."""
+    s, cat = game.state, game.cat
+    events = sorted(cat.events)
+    out: list[Action] = []
+    for p in [*range(s.players), None]:
+        out += [Action.of("choose_vehicle", p, vehicle=v) for v in cat.vehicles]
+        out += [Action.of("choose_start", p, space=h) for h in cat.starts]
+        out += [Action.of("keep_byway", p, card=b) for b in sorted({*s.draft_hold, *sorted(cat.byways)[:2]})]
+        for c in events:
+            out += [Action.of(kind, p, card=c) for kind in ("draw", "keep", "plan_discard")]
+        out += [Action.of("choice", p), Action.of("end_turn", p)]
+        here = s.position[s.seat]
+        if here is not None:
+            out += [Action.of("drive", p, path=[n]) for n in cat.neighbours[here]]
+        out += [Action.of("settle_dispute", p, space=x) for x in s.turn.dispute]
+        marked = s.markers[s.seat if p is None else p]
+        out += [Action.of("drop_byways", p, cards=[a]) for a in marked]
+        out += [Action.of("drop_byways", p, cards=[a, b]) for a, b in itertools.combinations(marked, 2)]
+    out += [Action.of("draw_event", None, card=c) for c in events]
+    out += [Action.of("construction", None, card=c) for c in cat.construction]
+    out += [Action.of("draw_byway", None, card=b) for b in sorted(cat.byways)[::4]]
+    out += [Action.of("pick_event", None, position=i) for i in range(-1, 7)]
+    return out
+
+
+@settings(max_examples=8, deadline=None, database=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 4))
+def test_the_engine_accepts_exactly_the_actions_it_lists(seed: int, players: int) -> None:
+    """Neither over-strict nor too lax: at random points of random games, every action tried (every
+    kind, every seat, chance) is accepted if and only if ``legal_actions`` lists it; a refusal leaves
+    the game untouched and names its rule in one line."""
+    game = HighwaysAndByways(NAMES[:players], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if game.is_game_over():
+            break
+        if rng.random() < 0.02:
+            legal = set(game.legal_actions())
+            for action in _candidates(game):
+                assert _accepts(game, action) == (action in legal), action
+        game.push(random_step(game, rng, playout_choice))
+
+
+JUNK_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 12), st.floats(allow_nan=False, width=16), st.text(max_size=8),
+    st.sampled_from(["j01", "h11", "x02", "hb-ev-fog", "hb-by-sierra-crossing", "hb-veh-cowboy", "hb-con-a"]),
+    st.lists(st.sampled_from(["j01", "h11", "j11", "hb-by-sierra-crossing", "hb-by-the-loneliest-road", ""]),
+             max_size=4),
+    st.lists(st.integers(0, 3), max_size=2),
+    st.dictionaries(st.sampled_from(["a", "b"]), st.integers(0, 2), max_size=2),
+)
+JUNK_ACTIONS = st.builds(
+    lambda kind, player, params: {"kind": kind, "player": player, **params},
+    st.sampled_from(["choose_vehicle", "choose_start", "keep_byway", "drop_byways", "settle_dispute", "drive",
+                     "draw", "choice", "plan_discard", "end_turn", "keep", "draw_event", "draw_byway",
+                     "construction", "pick_event", "honk", ""]),
+    st.one_of(st.none(), st.integers(-1, 5)),
+    st.dictionaries(st.sampled_from(["vehicle", "space", "card", "cards", "path", "position"]), JUNK_VALUES,
+                    max_size=4),
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), junk=st.lists(JUNK_ACTIONS, min_size=1, max_size=5))
+def test_malformed_actions_are_typed_errors_that_change_nothing(seed: int, steps: int,
+                                                                junk: list[dict[str, Any]]) -> None:
+    """"Every kind of bad input tried in a test gets a typed error and leaves the state unchanged":
+    junk thrown at a game in progress is either a legal action or a RulesError (a ValueError) with
+    one line, and then the game is exactly as before."""
+    game = HighwaysAndByways(NAMES[:3], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_game_over():
+            return
+        game.push(random_step(game, rng, playout_choice))
+    for raw in junk:
+        if game.is_game_over():
+            return
+        try:
+            action = Action.from_json(raw)
+        except RulesError:
+            continue
+        legal = game.legal_actions()
+        if not _accepts(game, action):
+            assert action not in legal, f"{action!r} is listed as legal but refused"
