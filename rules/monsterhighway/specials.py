@@ -112,9 +112,12 @@ class SpecialTiles(MonsterHighwayBase):
         self._my_turn(p, "play a Dead End")
         tile = self._holds(p, "dead_end")
         s, grid = self.state, self.grid
-        if cell == grid.ground_zero or cell in grid.corners:
+        if cell in grid.corners and cell in s.board:
             raise IllegalAction("Once a Home Base tile is placed on a player's Home Base, that tile may not be ... "
-                                "turned into a dead end (nor may Ground Zero)", rule="road rules")
+                                "turned into a dead end", rule="road rules")
+        if cell == grid.ground_zero or cell in grid.corners:
+            raise IllegalAction(f"Road tiles can be placed on any space ... except for Ground Zero and Home Base, so no "
+                                f"Dead End goes on {self.name_of(cell)}", rule="road rules")
         if cell in s.board:
             raise IllegalAction(f"there is already a tile on {self.name_of(cell)}", rule="road rules")
         if cell == s.monster:

@@ -464,3 +464,39 @@ def test_rulebook_refusals_name_their_rule() -> None:
             g.push(action)
         assert isinstance(err.value, IllegalAction) and err.value.rule, action
         assert str(err.value).count(". ") == 0 and snapshot(g) == before
+
+
+def test_a_swap_may_close_the_road_between_two_neighbours_it_swaps() -> None:
+    """[Swap] You may orient the Road tiles however you wish as you place them back on the board ... as long
+    as it does not result in any dead ends or roadways leading off the board: each tile still meets every
+    other neighbour side for side, so the only new closed sides face each other and nothing dead-ends,
+    although the road beyond is cut off from Ground Zero (the rulebook forbids only dead ends)."""
+    g = started()
+    give(g, 0, "swap")
+    put(g, "E4", "road-curve", 90)  # south to Ground Zero, east to F4
+    put(g, "F4", "road-curve", 270)  # west to E4, north to F3
+    put(g, "F3", "road-straight")
+    g.state.cars[1] = cell(g, "F3")
+    roll(g, "road", "car")
+    g.push(act("swap_tiles", 0, at=["E4", "F4"], rotations=[180, 0]))
+    board = g.state.board
+    assert g.grid.connected(board, cell(g, "E4")) == [g.grid.ground_zero]
+    assert g.grid.connected(board, cell(g, "F4")) == [cell(g, "F3")]
+    assert set(g.car_destinations(1, limit=None)) == {cell(g, "F4")}
+
+
+def test_a_dead_end_never_goes_on_ground_zero_or_a_home_base_space() -> None:
+    """Road tiles can be placed on any space ... except for Ground Zero and Home Base. -- Once a Home Base
+    tile is placed on a player's Home Base, that tile may not be ... turned into a dead end."""
+    g = started()
+    give(g, 0, "dead-end")
+    put(g, "A3", "road-straight")
+    put(g, "A2", "road-straight")
+    roll(g, "car", "car")
+    for at, says in (("A1", "so no Dead End goes on A1"), ("E5", "so no Dead End goes on E5")):
+        with pytest.raises(IllegalAction, match=says) as err:
+            g.push(act("dead_end", 0, at=at, rotation=0))
+        assert err.value.rule == "road rules"
+    g.state.board[cell(g, "A1")] = ("home-base-nw", 0, 4)
+    with pytest.raises(IllegalAction, match=r"may not be \.\.\. turned into a dead end"):
+        g.push(act("dead_end", 0, at="A1", rotation=0))
