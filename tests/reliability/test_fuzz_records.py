@@ -3,6 +3,7 @@ exception and never a partial load (issue 8). Quick in CI; the long run is `./de
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -49,10 +50,8 @@ def test_record_shaped_json_is_a_record_or_a_record_error(data: dict[str, object
         assert isinstance(record.game, str) and isinstance(record.seed, int)
         assert all(isinstance(p, str) for p in record.players)
         # Replaying it either works or fails with our own typed errors.
-        try:
+        with contextlib.suppress(RulesError):
             record.replay()
-        except RulesError:
-            pass
 
 
 @pytest.mark.slow
@@ -61,7 +60,5 @@ def test_record_shaped_json_is_a_record_or_a_record_error(data: dict[str, object
 def test_record_loader_long_fuzz(data: dict[str, object]) -> None:
     record = load_or_error(json.dumps(data))
     if record is not None:
-        try:
+        with contextlib.suppress(RulesError):
             record.replay()
-        except RulesError:
-            pass
