@@ -87,6 +87,17 @@ def demo_frames(game: str, *, count: int = 3, size: tuple[int, int] = (2304, 129
             f"Demo camera: plain pictures, the scene renderer is not available ({exc})."
 
 
+def demo_frames_isolated(game: str, **kw: Any) -> tuple[list[Any], str]:
+    """:func:`demo_frames` in a separate process: the scene renderer keeps large caches (about
+    130 MB for a 2304x1296 scene) that the app does not need once the pictures exist."""
+    import multiprocessing
+
+    # "spawn": never fork a process that holds a GL context and camera threads.
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        frames, note = pool.apply(demo_frames, (game,), kw)
+    return frames, note
+
+
 def placeholder(size: tuple[int, int], text: str) -> Any:
     import cv2
     import numpy as np

@@ -40,12 +40,12 @@ def main() -> int:
     configure_window(width=w, height=h)
     from kivy.clock import Clock
 
-    from companion.session.demo import DemoScript, demo_frames
+    from companion.session.demo import DemoScript, demo_frames_isolated
     from companion.store import Store
     from companion.ui.app import CompanionApp
     from hardware import ReplaySource
 
-    frames, _note = demo_frames(args.game, count=2, size=(1152, 648))
+    frames, _note = demo_frames_isolated(args.game, count=2, size=(1152, 648))
     source = ReplaySource(frames[:1], loop=True, fps=4)
     store = Store(Path(args.data) / "companion.sqlite3")
     app = CompanionApp(store=store, source=source, demo=True)
