@@ -121,6 +121,16 @@ class Game(ABC, Generic[S]):
             raise
         self._history.append((action, before))
 
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """The legal actions of one seat: its own turn's actions plus anything it may play out of
+        turn (a Monster Buster, a Highwayman). Empty while a random outcome is pending, so a screen
+        listing a player's choices never offers what cannot be pushed yet."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.players):
+            raise ActionFormatError(f"there is no seat {seat!r} in a {len(self.players)}-player game")
+        if self.is_game_over() or self.is_chance_node():
+            return []
+        return [a for a in self.legal_actions() if a.player == seat]
+
     def may_act_out_of_turn(self, action: Action) -> bool:
         """Whether a player may act although it is not their turn (Monster Buster, re-roll)."""
         return False

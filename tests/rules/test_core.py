@@ -125,3 +125,15 @@ def test_unknown_game_in_record() -> None:
     rec = Record("chess", ["a", "b"])
     with pytest.raises(RecordError, match="unknown game"):
         rec.replay()
+
+
+def test_legal_actions_for_lists_one_seats_choices_and_nothing_during_a_reveal() -> None:
+    game = Toy(["Ana", "Ben"], seed=1)
+    assert game.legal_actions_for(0) == []  # a card must be revealed first
+    game.push(game.sample_chance())
+    assert {a.kind for a in game.legal_actions_for(0)} == {"take", "pass"}
+    assert game.legal_actions_for(1) == []
+    with pytest.raises(ActionFormatError):
+        game.legal_actions_for(2)
+    with pytest.raises(ActionFormatError):
+        game.legal_actions_for(True)  # type: ignore[arg-type]
