@@ -33,6 +33,10 @@ class Seen:
     rotation: float
     center: tuple[float, float]
 
+    @property
+    def center_mm(self) -> tuple[float, float]:
+        return self.center
+
     @classmethod
     def of(cls, item: Any) -> Seen:
         cx, cy = item.center_mm

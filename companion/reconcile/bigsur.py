@@ -37,4 +37,5 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
     legal = game.legal_actions()
     card, end = new[0]
     exact = [a for a in legal if a.kind == "build" and a.get("card") == card and a.get("end") == end]
-    return exact or [Action.of("build", p, card=card, end=end)]
+    # Not a legal build: the engine explains why (an empty payment makes it name the cost).
+    return exact or [Action.of("build", p, card=card, end=end, pay=[])]

@@ -35,6 +35,9 @@ class Guide:
     chance_words: str = "The app draws the next random outcome."
     #: Where the order of play goes, for the screen.
     direction: str = "clockwise"
+    #: A table-revealed card is then played by the same player (Roundabout's flipped card is the
+    #: one placed), rather than lying on the table as it is (Big Sur's draw row).
+    revealed_is_played: bool = False
 
 
 def _bigsur_setup(players: list[str], options: dict[str, Any]) -> list[str]:
@@ -141,7 +144,7 @@ GUIDES: dict[str, Guide] = {
         overview="Place quarter-roundabouts; complete four-card roundabouts to score.",
         observed_chance=frozenset({"reveal"}),
         chance_words="Flip the top card of the deck and scan, or let the app draw it.",
-        direction="counter-clockwise"),
+        direction="counter-clockwise", revealed_is_played=True),
     "monsterhighway": Guide(
         "monsterhighway", "Monster Highway", _monster_setup,
         phrases={"choose_home_base": "pick your Home Base corner", "place_tile": "play a Road tile",

@@ -123,13 +123,13 @@ class Session:
     :meth:`capture` may run on a worker thread, and it does not touch the game."""
 
     def __init__(self, store: Store, stored: StoredGame, game: Game[Any], *, app_draws_all: bool = False,
-                 scanner: Scanner | None = None) -> None:
+                 scanner: Scanner | None = None, guide: guides.Guide | None = None) -> None:
         self.store = store
         self.id = stored.id
         self.stored = stored
         self.game = game
         self.seats = list(stored.seats)
-        self.guide = guides.guide(game.name, getattr(game, "title", game.name))
+        self.guide = guide or guides.guide(game.name, getattr(game, "title", game.name))
         self.app_draws_all = app_draws_all
         self.scanner: Scanner = scanner or vision_scanner()
         #: Items of the last picture the app accepted, and that picture.
@@ -147,7 +147,7 @@ class Session:
     def new(cls, store: Store, game_name: str, seats: Sequence[Seat | str], *,
             options: dict[str, Any] | None = None, seed: int | None = None, first_player: int = 0,
             app_draws_all: bool = False, scanner: Scanner | None = None,
-            engine: type[Game[Any]] | None = None) -> Session:
+            engine: type[Game[Any]] | None = None, guide: guides.Guide | None = None) -> Session:
         """Start a game. ``seats`` go clockwise around the table; ``first_player`` (an index into
         them) becomes seat 0, keeping the clockwise order, because engines start with seat 0."""
         cls_ = engine or _engine(game_name)
@@ -159,20 +159,22 @@ class Session:
             seed = secrets.randbelow(2**31)
         game = cls_([s.name for s in seat_list], seed=seed, options=options or {})  # OptionError if bad
         game_id = store.create_game(game_name, seat_list, options=dict(game.options), seed=seed)
-        session = cls(store, store.load(game_id), game, app_draws_all=app_draws_all, scanner=scanner)
+        session = cls(store, store.load(game_id), game, app_draws_all=app_draws_all, scanner=scanner,
+                      guide=guide)
         session._settle()
         return session
 
     @classmethod
     def resume(cls, store: Store, game_id: int, *, app_draws_all: bool = False,
-               scanner: Scanner | None = None, engine: type[Game[Any]] | None = None) -> Session:
+               scanner: Scanner | None = None, engine: type[Game[Any]] | None = None,
+               guide: guides.Guide | None = None) -> Session:
         """Rebuild a stored game by replaying its confirmed actions, exactly where it stopped."""
         stored = store.load(game_id)
         if stored.status != "playing":
             raise SessionError(f"game {game_id} is {stored.status}, it cannot be resumed")
         cls_ = engine or _engine(stored.game)
         game = _replay(stored, cls_)
-        session = cls(store, stored, game, app_draws_all=app_draws_all, scanner=scanner)
+        session = cls(store, stored, game, app_draws_all=app_draws_all, scanner=scanner, guide=guide)
         session._settle()
         return session
 
@@ -411,6 +413,30 @@ class Session:
         if reading.problems:
             return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
                            spots=reading.spots, rule="table")
+        revealed = self._reveals(reading)
+        done = list(self._revealed_actions)
+        if revealed:
+            # Cards turned up on the table are recorded first; the rest of the picture is then
+            # read as the player's play, against the table with those cards in it.
+            known = list(self.accepted_items)
+            if not self.guide.revealed_is_played:
+                known += [s for s in reading.diff.added if s in revealed]
+            before_items, self.accepted_items = self.accepted_items, known
+            try:
+                rest = self.accept(capture) if not self.over else None
+            finally:
+                if self.accepted_items is known:
+                    self.accepted_items = before_items
+            announcements = [self.describe(a) for a in done]
+            if rest is None or (not rest.ok and not rest.choices and "Nothing new" in rest.message):
+                self._accept_picture(capture)
+                return Outcome(True, announcements[0], done, announcements)
+            rest.recorded = [*done, *rest.recorded]
+            rest.announcements = announcements + rest.announcements
+            return rest
+        if reading.problems:
+            return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
+                           spots=reading.spots, rule="table")
         unsure_ids = {str(getattr(i, "id", "")) for i in getattr(obs, "unsure", [])}
         unsure_added = [s for s in reading.diff.added if s.id in unsure_ids]
         legal = set(self.game.legal_actions())
@@ -456,6 +482,26 @@ class Session:
         unknown = len(getattr(capture.observation, "unknowns", []))
         extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
         return Outcome(True, f"The camera sees {n} cards and tiles{extra}.")
+
+    def _reveals(self, reading: Reading) -> list[Any]:
+        """At a table-revealed chance node: record each outcome the picture shows (a newly seen
+        card that is one of the possible outcomes), until a player is to act. Returns the seen
+        items used; the recorded actions are left in ``_revealed_actions``."""
+        self._revealed_actions: list[Action] = []
+        used: list[Any] = []
+        while self.game.is_chance_node() and not self._app_draws_now():
+            from companion.reconcile import mentions
+
+            outcomes = self.game.legal_actions()
+            found = next(((seen, a) for seen in reading.diff.added if seen not in used
+                          for a in outcomes if mentions(a, seen.id)), None)
+            if found is None:
+                break
+            seen, action = found
+            self.apply(action)
+            self._revealed_actions.append(action)
+            used.append(seen)
+        return used
 
     def _close_turn(self, outcome: Outcome, player: int | None) -> Outcome:
         if self.over or player is None or self.game.current_player() != player:

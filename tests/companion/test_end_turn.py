@@ -209,3 +209,40 @@ def test_a_seat_button_pressed_out_of_turn_is_refused(session):
                                  Frames([still(), still(), still()]))
     assert not out.ok and "Ben pressed end turn, but it is Ana's turn" in out.message
     assert len(session.game.actions) == 1  # nothing read, nothing recorded
+
+
+def test_a_card_turned_up_on_the_table_is_recorded_then_its_placement(tmp_path):
+    """Table-revealed chance: the app does not draw; the picture shows which card came up."""
+    store = Store(tmp_path / "db.sqlite3")
+    box = []
+    from companion.session.guides import Guide, _generic_setup
+
+    table_reveals = Guide("tabletoy", "Table Toy", _generic_setup, observed_chance=frozenset({"reveal"}),
+                          revealed_is_played=True)
+    s = Session.new(store, "tabletoy", ["Ana", "Ben"], engine=TableToy, seed=5, scanner=lambda i, g: box.pop(0),
+                    guide=table_reveals)
+    assert s.waiting_for_table()  # the first card is not drawn by the app
+    box.append(obs(item("c3", 300)))
+    out = s.end_turn(Frames([still(), still(), still()]), sleep=lambda t: None)
+    assert out.ok, out.message
+    assert [a.kind for a in out.recorded] == ["reveal", "place"]
+    assert out.recorded[0]["card"] == "c3" and s.game.state.row == {3: "c3"}
+    assert store.load(s.id).actions == s.game.actions
+    store.close()
+
+
+def test_a_card_turned_up_as_table_furniture_is_recorded_alone(tmp_path):
+    """Big Sur's draw row: the revealed card lies there; it is not read as a play."""
+    from companion.session.guides import Guide, _generic_setup
+
+    store = Store(tmp_path / "db.sqlite3")
+    box = []
+    row_reveals = Guide("tabletoy", "Table Toy", _generic_setup, observed_chance=frozenset({"reveal"}))
+    s = Session.new(store, "tabletoy", ["Ana", "Ben"], engine=TableToy, seed=5, scanner=lambda i, g: box.pop(0),
+                    guide=row_reveals)
+    box.append(obs(item("b2", 300)))
+    out = s.end_turn(Frames([still(), still(), still()]), sleep=lambda t: None)
+    assert out.ok and [a.kind for a in out.recorded] == ["reveal"]
+    assert s.game.state.shown == "b2" and s.game.state.row == {}
+    assert [i.id for i in s.accepted_items] == ["b2"]
+    store.close()
