@@ -109,6 +109,8 @@ def catalog_items(catalog: Catalog | None = None) -> list[dict[str, Any]]:
             entry["material"] = tile.material
         if tile.ability is not None:
             entry["ability"] = tile.ability
+        if tile.adjacent:
+            entry["adjacent"] = True
         items.append(entry)
     return items
 

@@ -68,7 +68,9 @@ class Spec:
 
 @dataclass(frozen=True, slots=True)
 class LandmarkTile:
-    """A Landmark tile: three card specs to meet and its benefits."""
+    """A Landmark tile: three card specs to meet and its benefits. ``adjacent`` tiles want three
+    cards side by side; the others any three cards of the tableau (the rulebook says only "a
+    combination of 3 Highway cards")."""
 
     id: str
     name: str
@@ -77,6 +79,7 @@ class LandmarkTile:
     condition: Condition | None = None
     material: str | None = None
     ability: str | None = None
+    adjacent: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,15 @@ def _landmark(entry: Entry, materials: tuple[str, ...], terrains: tuple[str, ...
     condition = _condition(entry, "condition", terrains) if "condition" in entry.data else None
     material = entry.one_of("material", materials, default=None)
     ability = entry.one_of("ability", ABILITIES, default=None)
+    adjacent = entry.get("adjacent", bool, default=False)
     if not (points or condition or material or ability):
         raise entry.fail("points", "a Landmark tile must give some benefit (points, condition, material or ability)")
-    unknown = sorted(set(entry.data) - {"id", "name", "requires", "points", "condition", "material", "ability"})
+    unknown = sorted(set(entry.data) - {"id", "name", "requires", "points", "condition", "material", "ability",
+                                        "adjacent"})
     if unknown:
         raise entry.fail(unknown[0], "is not a field of a Landmark tile")
-    return LandmarkTile(entry.data["id"], name, (specs[0], specs[1], specs[2]), points, condition, material, ability)
+    return LandmarkTile(entry.data["id"], name, (specs[0], specs[1], specs[2]), points, condition, material, ability,
+                        adjacent)
 
 
 def load_catalog(directory: str | Path | None = None) -> Catalog:

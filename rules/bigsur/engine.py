@@ -7,7 +7,9 @@ docs/records.md (Big Sur) and marked "stand-in decision" below.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -510,11 +512,35 @@ class BigSur(Game[BigSurState]):
         s.flipped = True
 
     # ------------------------------------------------------------------ landmarks
-    def combinations(self, tile: LandmarkTile, tableau: list[str]) -> list[tuple[int, int, int]]:
-        """Positions of 3 adjacent cards of ``tableau`` meeting ``tile``'s requirement (stand-in
-        decision: a "combination of 3 Highway cards" is three adjacent cards, in any order)."""
+    def combinations(self, tile: LandmarkTile, tableau: list[str],
+                     including: Iterable[int] | None = None) -> list[tuple[int, int, int]]:
+        """Positions (ascending) of 3 cards of ``tableau`` meeting ``tile``'s requirement, matched in
+        any order; only those holding one of the positions ``including`` when it is given.
+
+        "a combination of 3 Highway cards" says nothing of where the cards lie, so any three cards
+        of the tableau qualify, unless the tile's catalog entry asks for ``adjacent`` cards."""
         cards = [self.catalog.cards[c] for c in tableau]
-        return [(i, i + 1, i + 2) for i in range(len(cards) - 2) if meets(tile, cards[i:i + 3])]
+        n = len(cards)
+        triples: Iterable[tuple[int, int, int]]
+        if tile.adjacent:
+            triples = [(i, i + 1, i + 2) for i in range(n - 2)]
+            if including is not None:
+                wanted = set(including)
+                triples = [t for t in triples if wanted.intersection(t)]
+        elif including is None:
+            triples = itertools.combinations(range(n), 3)
+        else:
+            # Only triples through the given positions: a handful of pairs each, not all n^3/6.
+            found: set[tuple[int, int, int]] = set()
+            for i in set(including):
+                for j, k in itertools.combinations([x for x in range(n) if x != i], 2):
+                    a, b, c = sorted((i, j, k))
+                    found.add((a, b, c))
+            triples = sorted(found)
+        return [t for t in triples if meets(tile, [cards[i] for i in t])]
+
+    def _built_positions(self, seat: Seat) -> list[int]:
+        return [i for i, c in enumerate(seat.tableau) if c in self.state.built]
 
     def _landmark_actions(self) -> list[Action]:
         s = self.state
@@ -524,12 +550,11 @@ class BigSur(Game[BigSurState]):
         seat = s.seats[p]
         taken = {(pl.card, pl.where) for pl in seat.landmarks}
         found: set[Action] = set()
+        built = self._built_positions(seat)
         for tile_id in s.landmarks_up:
-            for combo in self.combinations(self.catalog.landmarks[tile_id], seat.tableau):
-                cards = [seat.tableau[i] for i in combo]
-                if not set(cards) & set(s.built):
-                    continue
-                for card in cards:
+            # "if that player completed a combination": one of its cards was built this turn.
+            for combo in self.combinations(self.catalog.landmarks[tile_id], seat.tableau, including=built):
+                for card in (seat.tableau[i] for i in combo):
                     for where in PLACES:
                         if (card, where) not in taken:
                             found.add(Action.of("landmark", p, tile=tile_id, card=card, where=where))
@@ -552,11 +577,13 @@ class BigSur(Game[BigSurState]):
             raise IllegalAction(f"{card} is not a Highway card in your tableau", rule="adding landmarks")
         tile = self.catalog.landmarks[tile_id]
         position = seat.tableau.index(card)
-        combos = [c for c in self.combinations(tile, seat.tableau) if position in c]
+        combos = self.combinations(tile, seat.tableau, including=[position])
         if not combos:
-            raise IllegalAction(f"{card} is not part of 3 adjacent Highway cards meeting {tile.name}'s requirement "
+            cards = "3 adjacent Highway cards" if tile.adjacent else "3 Highway cards of your tableau"
+            raise IllegalAction(f"{card} is not one of {cards} meeting {tile.name}'s requirement "
                                 f"({', '.join(sp.text() for sp in tile.requires)})", rule="adding landmarks")
-        if not any({seat.tableau[i] for i in c} & set(s.built) for c in combos):
+        built = set(self._built_positions(seat))
+        if not any(built.intersection(c) for c in combos):
             raise IllegalAction(f"the combination for {tile.name} must be completed this turn "
                                 "(no card of it was built this turn)", rule="adding landmarks")
         if any(pl.card == card and pl.where == where for pl in seat.landmarks):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from rules.bigsur import BigSur, TableauError, playout_choice, score_tableau
 from rules.playout import random_step
 
 from .bigsur_cases.table import (
+    CAT,
     NAMES,
     build,
     cards,
@@ -166,3 +168,70 @@ def test_the_engine_accepts_exactly_the_actions_it_lists(seed: int, players: int
                         tried = Action.of("build", p, card=card, end=end, pay=pay or [])
                         assert _accepts(game, tried) == ((card, end) in listed), tried
         game.push(random_step(game, rng, playout_choice))
+
+
+# ------------------------------------------------------------------ Landmarks: a combination of 3 cards
+def _face_up(game: BigSur, *tiles: str) -> None:
+    """Exactly these Landmark tiles face up (the others face down: nothing created or lost)."""
+    s = game.state
+    s.landmark_pool.extend(s.landmarks_up)
+    s.landmarks_up = []
+    for t in tiles:
+        s.landmark_pool.remove(t)
+        s.landmarks_up.append(t)
+
+
+def _cheap(game: BigSur, card: str) -> None:
+    """Give seat 0 material cards paying exactly for ``card``."""
+    used = {*game.state.row, card}
+    for material in CAT.cards[card].cost:
+        pick = material_cards(game, material, 1, exclude=used)[0]
+        used.add(pick)
+        put(game, 0, materials=[pick])
+
+
+def test_a_combination_of_three_cards_need_not_lie_side_by_side() -> None:
+    """"if that player completed a combination of 3 Highway cards that meets the requirements printed
+    on any one of the face-up Landmark tiles, they may add that tile to their tableau. Tiles must be
+    placed above or below one of the three cards that were used": the rulebook does not ask for the
+    three cards to be neighbours (the engine used to), so three Forest cards with a Meadow card
+    between them meet Ventana Wilderness (three Forest cards)."""
+    game = started(2, landmarks=True)
+    _face_up(game, "lm-07")
+    assert not CAT.landmarks["lm-07"].adjacent
+    f1, f2, f3 = [c.id for c in cards(game, miles=1, terrains=["forest"], exclude=game.state.row)][:3]
+    meadow = cards(game, miles=1, terrains=["meadow"], exclude=game.state.row)[0].id
+    put(game, 0, tableau=[f1, meadow, f2], highways=[f3])
+    _cheap(game, f3)
+    drawn(game)
+    build(game, f3, game.payment_for(f3) or [], end="left")
+    tableau = game.state.seats[0].tableau
+    assert tableau == [f3, f1, meadow, f2]
+    options = {a["card"] for a in game.legal_actions() if a.kind == "landmark"}
+    assert options == {f3, f1, f2}, "any of the three cards used, never the meadow card"
+    refused(game, Action.of("landmark", 0, tile="lm-07", card=meadow, where="above"), "adding landmarks")
+    game.push(Action.of("landmark", 0, tile="lm-07", card=f2, where="below"))
+    assert [(p.tile, p.card, p.where) for p in game.state.seats[0].landmarks] == [("lm-07", f2, "below")]
+
+
+def test_a_tile_marked_adjacent_wants_its_three_cards_side_by_side() -> None:
+    """A tile whose catalog entry says ``"adjacent": true`` (the stand-in bridges) is met only by three
+    cards side by side: the same three cards spread out do not take Bixby Creek Bridge."""
+    game = started(2, landmarks=True)
+    _face_up(game, "lm-01")
+    tile = CAT.landmarks["lm-01"]
+    assert tile.adjacent
+    o1, o2 = [c.id for c in cards(game, miles=1, terrains=["ocean"], exclude=game.state.row)][:2]
+    meadow = cards(game, miles=1, terrains=["meadow"], exclude=game.state.row)[0].id
+    three = cards(game, miles=3, terrains=["forest"], exclude=game.state.row)[0].id
+    put(game, 0, tableau=[o1, meadow, o2], highways=[three])
+    _cheap(game, three)
+    drawn(game)
+    build(game, three, game.payment_for(three) or [])
+    tableau = game.state.seats[0].tableau
+    assert game.combinations(tile, tableau) == []
+    spread = replace(tile, adjacent=False)
+    assert game.combinations(spread, tableau) == [(0, 2, 3)], "the same cards meet it when spread out"
+    assert not any(a.kind == "landmark" for a in game.legal_actions())
+    message = refused(game, Action.of("landmark", 0, tile="lm-01", card=three, where="above"), "adding landmarks")
+    assert "3 adjacent Highway cards" in message

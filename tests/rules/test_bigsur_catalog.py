@@ -116,6 +116,7 @@ def _write(tmp_path: Path, name: str, data: Any) -> None:
     ("landmarks.json", lambda d: d["landmarks"][2].update(points=0, material=None), "field 'material'"),
     ("landmarks.json", lambda d: d["landmarks"][0].update(points=0), "must give some benefit"),
     ("landmarks.json", lambda d: d["landmarks"][0].update(ability="teleport"), "field 'ability'"),
+    ("landmarks.json", lambda d: d["landmarks"][3].update(adjacent="yes"), "landmarks[3] (lm-04): field 'adjacent'"),
     ("landmarks.json", lambda d: d["landmarks"].pop(), "the 14 tiles"),
 ])
 def test_a_broken_catalog_names_file_entry_and_field(tmp_path: Path, file: str, edit: Any, message: str) -> None:
