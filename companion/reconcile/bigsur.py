@@ -13,7 +13,7 @@ from typing import Any
 
 from rules import Action
 
-from . import Difference, generic_candidates
+from . import Difference
 
 
 def candidates(game: Any, diff: Difference, observation: Any, context: dict[str, Any]) -> list[Action]:
@@ -21,7 +21,9 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
     layout = getattr(observation, "layout", None) or {}
     seats = getattr(game.state, "seats", None)
     if p is None or not seats or "tableaus" not in layout:
-        return generic_candidates(game, diff)
+        # Without the camera's rows nothing here can be trusted to be a play (a card seen in the
+        # draw row is not a draw): say what appeared and let the players enter it.
+        return []
     edges = context.get("edges") or ("south", "east", "north", "west")
     edge = str(edges[p % len(edges)])
     seen = list(layout["tableaus"].get(edge, {}).get("cards", []))
@@ -32,10 +34,27 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
         if seen[start:start + len(built)] == built:
             new = [(c, "left") for c in reversed(seen[:start])] + [(c, "right") for c in seen[start + len(built):]]
             break
-    if not new:
-        return generic_candidates(game, diff)
     legal = game.legal_actions()
+    if not new:
+        return _landmarks(game, p, layout["tableaus"].get(edge, {}), built, legal)
+
     card, end = new[0]
     exact = [a for a in legal if a.kind == "build" and a.get("card") == card and a.get("end") == end]
     # Not a legal build: the engine explains why (an empty payment makes it name the cost).
     return exact or [Action.of("build", p, card=card, end=end, pay=[])]
+
+
+def _landmarks(game: Any, p: int, seen: dict[str, Any], built: list[str], legal: list[Action]) -> list[Action]:
+    """A Landmark tile newly seen above or below one of the player's cards."""
+    have = {getattr(lm, "tile", None) or (lm[0] if isinstance(lm, tuple | list) else None)
+            for lm in getattr(game.state.seats[p], "landmarks", [])}
+    out = []
+    for lm in seen.get("landmarks", []):
+        if lm.get("id") in have or not 0 <= lm.get("position", -1) < len(built):
+            continue
+        card = built[lm["position"]]
+        where = lm.get("where")
+        fits = [a for a in legal if a.kind == "landmark" and a.get("tile") == lm["id"] and a.get("card") == card
+                and a.get("where") == where]
+        out += fits or [Action.of("landmark", p, tile=lm["id"], card=card, where=where)]
+    return out

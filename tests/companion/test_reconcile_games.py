@@ -114,3 +114,44 @@ def test_monsterhighway_a_tile_on_an_empty_space_is_played_there(tmp_path):
     out = scan(s, SimpleNamespace(items=items, unknowns=[], unsure=[], layout={"cells": cells}))
     assert out.ok, out.message
     assert out.recorded[0] == wanted
+
+
+def test_bigsur_a_landmark_seen_below_a_card_is_taken_there(tmp_path):
+    if "bigsur" not in registry.available():
+        pytest.skip("no Big Sur engine")
+    box: list = []
+    s = Session.new(Store(tmp_path / "db.sqlite3"), "bigsur", ["Ana", "Ben"], seed=2, app_draws_all=True,
+                    options={"landmarks": True}, scanner=lambda image, name: box.pop(0))
+    s.box = box
+    rng = random.Random(2)
+    choose = chooser_for(s.game)
+    wanted = None
+    for _ in range(3000):
+        legal = s.game.legal_actions()
+        marks = [a for a in legal if a.kind == "landmark"]
+        if marks:
+            wanted = marks[0]
+            break
+        if s.over:
+            break
+        builds = [a for a in legal if a.kind == "build"]  # build eagerly so landmarks come up
+        s.apply(builds[0] if builds else choose(s.game, legal, rng))
+    if wanted is None:
+        pytest.skip("no landmark came up")
+    p = s.game.current_player()
+    tableau = list(s.game.state.seats[p].tableau)
+    edge = s.seats[p].edge
+    layout = {"tableaus": {edge: {"cards": tableau, "landmarks": [
+        {"id": wanted["tile"], "position": tableau.index(wanted["card"]), "where": wanted["where"]}]}}}
+    out = scan(s, SimpleNamespace(items=[item(wanted["tile"], 300, 600)], unknowns=[], unsure=[], layout=layout))
+    assert out.ok, out.message
+    assert out.recorded[0] == wanted
+
+
+def test_bigsur_a_card_outside_the_tableau_is_not_taken_for_a_play(tmp_path):
+    s, _ = session_until(tmp_path, "bigsur", "draw")
+    row_card = next(a["card"] for a in s.game.legal_actions() if a.kind == "draw")
+    before = list(s.game.actions)
+    out = scan(s, SimpleNamespace(items=[item(row_card, 500, 350)], unknowns=[], unsure=[],
+                                  layout={"tableaus": {}}))
+    assert not out.ok and s.game.actions == before
