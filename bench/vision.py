@@ -39,6 +39,7 @@ import numpy as np
 
 from vision import scan
 from vision.calibration import calibrate, recheck
+from vision.errors import CalibrationError
 from vision.identify import CardIndex, index_for_pack, references_from_pack
 from vision.pack import proxy_pack
 
@@ -107,7 +108,14 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
             tiles = tuple(p for p in scene.placements if tuple(pack.size_of(p.card_id)) == (50.0, 50.0))
             scene = dataclasses.replace(scene, placements=tiles)
         frame, truth = render_scene(scene, seed=seed * 100_000 + i)
-        obs = scan(frame, game, pack=pack, index=index, table=None)
+        try:
+            obs = scan(frame, game, pack=pack, index=index, table=None)
+        except CalibrationError as exc:
+            # a hand over a marker: the scan is refused with the marker named, nothing is guessed
+            total["refused"] = total.get("refused", 0) + 1
+            if verbose:
+                print(f"    scene {i}: refused ({exc})", flush=True)
+            continue
         s = score_scene(obs, truth, max_occluded)
         perfect = s["items"] == s["right"] and s["phantom"] == 0 and s["hidden_misread"] == 0
         all_right += perfect
@@ -115,7 +123,8 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
             print(f"    scene {i}: {s}", flush=True)
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
-    total["scenes"] = scenes
+    total["scenes"] = scenes - total.get("refused", 0)
+    total.setdefault("refused", 0)
     total["all_right"] = all_right
     return total
 
@@ -209,7 +218,7 @@ def main() -> None:
             print(f"{kind:5} {game:15} items {r['items']:5}  right {100 * acc:6.2f}%  wrong {r['wrong']:3}  "
                   f"missing {r['missing']:3}  unsure {r['unsure']:3}  all-right scenes {r['all_right']:4}/{r['scenes']}  "
                   f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']}  "
-                  f"hidden misread {r['hidden_misread']}  ({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
+                  f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  ({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
     if grand:
         print(f"TOTAL identity+rotation accuracy {100 * grand['right'] / max(1, grand['items']):.2f}% of "
               f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "

@@ -33,7 +33,9 @@ FAINT = 1.4  # a blob that differs from the cloth by less than this (times the t
 SHADOW = 0.4  # how much darker than the cloth a shadow may make it
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 SIZE_SLACK = 0.35
-MAX_ALTERNATIVES = 4  # how far (as a fraction of a card) a row may be longer or shorter than n cards
+MAX_ALTERNATIVES = 4
+BRIDGE_MM = 12  # gaps up to this wide inside a row of cards are bridged ...
+BRIDGE_SCORE = 0.85  # ... when the bridged region is a grid of cards this clean  # how far (as a fraction of a card) a row may be longer or shorter than n cards
 
 
 @dataclass(frozen=True)
@@ -99,21 +101,22 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     b = max(4, round(BLOCK_MM * px_per_mm))
     gh, gw = max(1, h // b), max(1, w // b)
     blocks = cv2.resize(lab, (gw, gh), interpolation=cv2.INTER_AREA)
-    # Then: the cloth's colour at each place is
-    # interpolated from the blocks around it that are not covered (normalised convolution), so
-    # uneven light is followed and a big grid of cards never passes for cloth.
-    # the first guess is a median over a wide neighbourhood of blocks (lighting falls off across
-    # the table); cards cover a minority of any neighbourhood this wide
+    # The cloth's colour at each place: first a median over a wide neighbourhood of blocks
+    # (cards cover a minority of any neighbourhood this wide), then twice interpolated from the
+    # nearby blocks that are not covered (normalised convolution), so uneven light is followed
+    # and a big grid of cards never passes for cloth. This runs at half resolution; only the
+    # final comparison is made at full resolution.
     k = min(NEIGHBOURHOOD, ((min(gh, gw) - 1) // 2) * 2 + 1)
-    first = cv2.medianBlur(np.clip(blocks, 0, 255).astype(np.uint8), k) if k >= 3 else blocks
-    bg = cv2.resize(first.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    keep = np.ones((h, w), np.float32)
-    mask = np.zeros((h, w), np.uint8)
+    bg_blocks = cv2.medianBlur(np.clip(blocks, 0, 255).astype(np.uint8), k).astype(np.float32) if k >= 3 else blocks
+    small = cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    keep = np.ones((sh, sw), np.float32)
+    thresh = 9.0
     for _ in range(3):
+        bg = cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR)
         # the threshold comes from the cloth's own spread, lighter and darker alike (grain, weave,
         # noise); the mask then forgives darkening (shadows) up to SHADOW
-        sym = _distance(lab, bg, forgive=False)
-        dist = _distance(lab, bg)
+        sym = _distance(small, bg, forgive=False)
         cloth = sym[keep > 0.5]
         if cloth.size < 100:
             cloth = sym.ravel()
@@ -122,23 +125,25 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         thresh = max(9.0, med + 6.0 * 1.4826 * mad)
         if thresh > TEXTURED:
             break
-        mask = (dist > thresh).astype(np.uint8) * 255
-        keep = 1.0 - cv2.dilate(mask, np.ones((5, 5), np.uint8)).astype(np.float32) / 255
+        covered = (_distance(small, bg) > thresh).astype(np.uint8)
+        keep = 1.0 - cv2.dilate(covered, np.ones((3, 3), np.uint8)).astype(np.float32)
         wts = cv2.resize(keep, (gw, gh), interpolation=cv2.INTER_AREA)
-        sums = cv2.resize(lab * keep[:, :, None], (gw, gh), interpolation=cv2.INTER_AREA)
+        sums = cv2.resize(small * keep[:, :, None], (gw, gh), interpolation=cv2.INTER_AREA)
         near = _smooth(sums, wts, 1.5)
         far = _smooth(sums, wts, 6.0)
         wn = cv2.GaussianBlur(wts, (0, 0), 1.5)[:, :, None]
         bg_blocks = np.where(wn > 0.25, near, far)
-        bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
     r = max(1, round(1.5 * px_per_mm))
-    strength = dist / thresh
     if thresh > TEXTURED:
         # A patterned cloth (checks, print) varies more than any single colour model allows;
         # describe it instead as the set of colours found all over the table.
         mask = _pattern_mask(lab, px_per_mm)
         strength = np.where(mask > 0, 2 * FAINT, 0).astype(np.float32)
         r = max(2, round(2.5 * px_per_mm))
+    else:
+        bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
+        strength = _distance(lab, bg) / thresh
+        mask = (strength > 1.0).astype(np.uint8) * 255
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
@@ -149,23 +154,29 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength
 
 
+def _centre_distances(pix: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Euclidean distance of every pixel (N x 3) to every centre (K x 3), without an N x K x 3 array."""
+    sq = (pix * pix).sum(axis=1)[:, None] - 2 * pix @ centres.T + (centres * centres).sum(axis=1)[None, :]
+    return np.sqrt(np.maximum(sq, 0))
+
+
 def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
     """Foreground on a patterned cloth: colours far from every colour that is spread all over
     the table. Cards cover a minority of places, so their colours are not spread everywhere."""
     h, w = lab.shape[:2]
-    half = cv2.resize(lab, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    half = cv2.resize(lab, (w // 3, h // 3), interpolation=cv2.INTER_AREA)
     hh, hw = half.shape[:2]
     pix = half.reshape(-1, 3)
+    weights = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts for less (light, shadow)
     rng = np.random.default_rng(0)
     sample = pix[rng.choice(len(pix), size=min(len(pix), 12000), replace=False)].astype(np.float32)
-    weights = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts for less (light, shadow)
     k = 10
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, _, centres = cv2.kmeans(sample * weights, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-    d = np.linalg.norm(pix[:, None, :] * weights - centres[None, :, :], axis=2)
+    d = _centre_distances(pix * weights, centres)
     nearest = d.argmin(axis=1).reshape(hh, hw)
     # how widely each colour is spread: the share of 50 mm blocks holding a little of it
-    b = max(2, round(25 * px_per_mm))
+    b = max(2, round(50 * px_per_mm / 3))
     gh, gw = max(1, hh // b), max(1, hw // b)
     spread = np.zeros(k)
     for c in range(k):
@@ -247,7 +258,8 @@ def _edge_frame(comp: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def _rect_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
     """A right-handed frame of a point set's minimum-area rectangle: corner origin, u, v, lengths."""
-    rect = cv2.minAreaRect(points.astype(np.float32))
+    # the hull has the same minimum-area rectangle as all the points, and is far fewer of them
+    rect = cv2.minAreaRect(cv2.convexHull(points.astype(np.float32)))
     box = cv2.boxPoints(rect).astype(np.float64)
     e1, e2 = box[1] - box[0], box[2] - box[1]
     l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
@@ -291,7 +303,8 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
             cw, ch = (long_, short) if long_along_u else (short, long_)
             cw, ch = cw * px_per_mm, ch * px_per_mm
             nx, ny = max(1, round(l1 / cw)), max(1, round(l2 / ch))
-            ex, ey = abs(l1 - nx * cw) / cw, abs(l2 - ny * ch) / ch
+            # gaps between hand-laid cards add up along a row: allow more slack for longer rows
+            ex, ey = abs(l1 - nx * cw) / (cw * max(1.0, nx / 2)), abs(l2 - ny * ch) / (ch * max(1.0, ny / 2))
             if ex > SIZE_SLACK or ey > SIZE_SLACK or nx * ny > 400:
                 continue
             hh, ww = sub.shape
@@ -315,6 +328,33 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
     return sorted(fits, key=lambda f: -f.score)
 
 
+def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
+          ) -> tuple[list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]], np.ndarray,
+                     tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """Every grid of cards that explains a region (best first), its outline points and its
+    minimum-area rectangle frame, all in rectified px."""
+    # the outline has the same rectangles and hull as the whole region, with far fewer points
+    outline, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64) + np.array([x, y], np.float64)
+    rect = _rect_frame(pts)
+    origin, u, v, l1, l2 = rect
+    # the region's mask in its own rectangle's frame (a along u, b along v, in px): square to its
+    # straight edges, or failing that to its minimum-area rectangle
+    fits: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
+    local = pts - np.array([x, y], np.float64)
+    for frame_ in (_edge_frame(comp, local), (origin - np.array([x, y], np.float64), u, v, l1, l2)):
+        if frame_ is None:
+            continue
+        o, fu, fv, f1, f2 = frame_
+        m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
+        sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
+                             flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        fits += [(g, (o + np.array([x, y], np.float64), fu, fv, f1, f2))
+                 for g in _fit_grid(sub, f1, f2, size_keys, px_per_mm)]
+    fits.sort(key=lambda f: -f[0].score)
+    return fits, pts, rect
+
+
 def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[float, float]],
          px_per_mm: float = DETECT_PX_PER_MM) -> Detection:
     """Card-sized candidates, unexplained blobs and small pieces on the play area."""
@@ -322,39 +362,56 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    work: list[tuple[np.ndarray, int, int, int, int]] = []  # (mask, x, y, area, label)
+    consumed: set[int] = set()
+    # A band of a card that matches the cloth (a grey road printed across the cards, on a grey
+    # cloth) cuts a row in two. Bridge gaps of a few mm, and keep a bridged region when it is a
+    # clean grid of cards: then it is one row, not two strips.
+    r = max(2, round(BRIDGE_MM * px_per_mm / 2))
+    bridged = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))), 0.5 * smallest)
+    bn, blabels, bstats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
+    for blab in range(1, bn):
+        x, y, w, h, area = (int(v) for v in bstats[blab])
+        if area < 1.5 * smallest:
+            continue
+        inner = {int(v) for v in np.unique(labels[y:y + h, x:x + w][blabels[y:y + h, x:x + w] == blab]) if v}
+        inner = {i for i in inner if stats[i][4] >= 0.2 * smallest}
+        if len(inner) < 2:
+            continue
+        comp = (blabels[y:y + h, x:x + w] == blab).astype(np.uint8) * 255
+        fits, _, _ = _fits(comp, x, y, size_keys, px_per_mm)
+        if fits and fits[0][0].score >= BRIDGE_SCORE:
+            work.append((comp, x, y, area, n + blab))
+            consumed |= inner
+    for lab in range(1, n):
+        if lab in consumed:
+            continue
+        x, y, w, h, area = (int(v) for v in stats[lab])
+        if area >= MIN_PIECE_MM2 * px_per_mm**2:
+            work.append(((labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255, x, y, area, lab))
+
     candidates: list[Candidate] = []
     blobs: list[Region] = []
     pieces: list[Region] = []
     regions: dict[int, Region] = {}
     alternatives: dict[int, list[list[Candidate]]] = {}
     narrowest = min((k[0] for k in size_keys), default=50.0) * px_per_mm
-    for lab in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[lab])
-        if area < MIN_PIECE_MM2 * px_per_mm**2:
-            continue
-        comp = (labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255
-        pts = cv2.findNonZero(comp).reshape(-1, 2).astype(np.float64) + np.array([x, y], np.float64)
-        origin, u, v, l1, l2 = _rect_frame(pts)
+    for comp, x, y, area, lab in work:
+        h, w = comp.shape
         inside = strength[y:y + h, x:x + w][comp > 0]
         faint = float(np.median(inside)) < FAINT if inside.size else True
-        if area < 0.45 * smallest or (max(l1, l2) < 0.9 * narrowest and area < 0.8 * smallest):
-            # a playing piece is a solid block of colour, far from the cloth (not grain or glare)
-            if inside.size and float(np.median(inside)) >= PIECE_STRENGTH:
-                pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
-            continue
-        # the region's mask in its own rectangle's frame (a along u, b along v, in px): square
-        # to its straight edges, or failing that to its minimum-area rectangle
-        fits: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
-        local = pts - np.array([x, y], np.float64)
-        for frame_ in (_edge_frame(comp, local), (origin - np.array([x, y], np.float64), u, v, l1, l2)):
-            if frame_ is None:
+        small = area < 0.45 * smallest
+        if small or area < 0.8 * smallest:
+            outline, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64) + np.array([x, y], np.float64)
+            origin, u, v, l1, l2 = _rect_frame(pts)
+            if small or max(l1, l2) < 0.9 * narrowest:
+                # a playing piece is a solid block of colour, far from the cloth (not grain or glare)
+                if inside.size and float(np.median(inside)) >= PIECE_STRENGTH:
+                    pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
-            o, fu, fv, f1, f2 = frame_
-            m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
-            sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
-                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-            fits += [(g, (o + np.array([x, y], np.float64), fu, fv, f1, f2))
-                     for g in _fit_grid(sub, f1, f2, size_keys, px_per_mm)]
+        fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm)
         if not fits:
             if faint:  # a patch of light or shade with no card shape: the cloth, not an object
                 continue
@@ -362,8 +419,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
                                            faint=faint)
-        fits.sort(key=lambda f: -f[0].score)
-        ranked = [_cells(g, fr, lab, px_per_mm) for g, fr in fits[:MAX_ALTERNATIVES]]
+        distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
+        for g, fr in fits:  # both frames often give the same split: try each split once
+            if not any(g.key == d.key and len(g.cells) == len(d.cells) for d, _ in distinct):
+                distinct.append((g, fr))
+        ranked = [_cells(g, fr, lab, px_per_mm) for g, fr in distinct[:MAX_ALTERNATIVES]]
         candidates += ranked[0]
         alternatives[lab] = ranked[1:]
     return Detection(candidates, blobs, pieces, regions, top, mask, alternatives)

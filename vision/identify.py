@@ -37,7 +37,7 @@ from vision.errors import VisionError
 INDEX_VERSION = 4
 FINE_LONG = 64  # px along a card's long side in the fine template
 SLACK = 4  # px of search slack each side in the fine comparison (about 5 mm on a Big Sur card)
-SHORTLIST = 10
+SHORTLIST = 6
 # Thresholds on the fine correlation, set from rendered scenes (bench/vision.py): pack cards in
 # scenes with noise, blur, glare and uneven light score above ~0.75; other objects below ~0.5.
 ACCEPT = 0.62
@@ -299,7 +299,7 @@ class CardIndex:
         np.maximum.at(best_per_entry, sc.desc_entry, sims)
         order = list(np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))])
         if sc.twins is not None:
-            order += [int(t) for e in order[:3] for t in sc.twins[e] if t >= 0 and t not in order]
+            order += [int(t) for e in order[:2] for t in sc.twins[e] if t >= 0 and t not in order]
         scored = []
         for e in order:
             res = cv2.matchTemplate(crop, sc.fine[e], cv2.TM_CCOEFF_NORMED)
