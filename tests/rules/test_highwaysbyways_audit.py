@@ -19,7 +19,17 @@ from rules import Action, IllegalAction, RulesError
 from rules.highwaysbyways import HighwaysAndByways, playout_choice
 from rules.playout import random_step
 
-from .test_highwaysbyways import NAMES, driving_game, play_event, put, refused
+from .test_highwaysbyways import (
+    CAT,
+    NAMES,
+    driving_game,
+    finish_turn,
+    play_event,
+    put,
+    quiet_event,
+    refused,
+    start_round,
+)
 
 
 # ------------------------------------------------------------------ Traffic and the Construction Card
@@ -168,3 +178,59 @@ def test_malformed_actions_are_typed_errors_that_change_nothing(seed: int, steps
         legal = game.legal_actions()
         if not _accepts(game, action):
             assert action not in legal, f"{action!r} is listed as legal but refused"
+
+
+# ------------------------------------------------------------------ byways, against a referee
+def _to_my_move(game: HighwaysAndByways, p: int) -> None:
+    """Play the other seats' turns (and ``p``'s planning days) with quiet events until ``p`` may drive."""
+    for _ in range(200):
+        s = game.state
+        if s.step == "construction":
+            start_round(game)
+        elif s.step == "event":
+            quiet_event(game)
+        elif s.step == "move" and s.seat == p and game.may_drive():
+            return
+        else:
+            finish_turn(game)
+    raise AssertionError("the mover never got to drive")
+
+
+@settings(max_examples=120, deadline=None, database=None)
+@given(choices=st.lists(st.integers(0, 7), min_size=1, max_size=60), seed=st.integers(0, 50))
+def test_a_byway_is_driven_exactly_when_the_trail_runs_its_length_in_one_go(choices: list[int], seed: int) -> None:
+    """"To get credit for finishing any given Byway, you have to drive the entire length continuously
+    without leaving to drive on another road. If you leave a Byway in mid-travel, you must travel the
+    entire Byway's length later." A referee that knows nothing of progress markers: a byway is driven
+    when the car's trail (every space it stood on, in order) holds its spaces one after the other,
+    in either direction. Random drives around two crossing byways must agree with it."""
+    game = driving_game(construction="hb-con-a", seed=seed)
+    p = game.state.seat
+    near = ["hb-by-rocky-mountain-high-road", "hb-by-sangre-de-cristo-loop", "hb-by-ohio-creek-road"]
+    far = "hb-by-smoky-mountain-parkway"  # never reached: the car never gets home finished
+    game.state.markers[p] = [*near, far]
+    game.state.progress[p] = {}
+    put(game, p, "x11")
+    trail = ["x11"]
+    _to_my_move(game, p)
+    for choice in choices:
+        options = sorted(a["path"][0] for a in game.legal_actions() if a.kind == "drive")
+        if not options:
+            finish_turn(game)
+            _to_my_move(game, p)
+            continue
+        target = options[choice % len(options)]
+        game.push(Action.of("drive", p, path=[target]))
+        trail.append(target)
+        if not game.may_drive():
+            finish_turn(game)
+            _to_my_move(game, p)
+
+    def in_one_go(spaces: tuple[str, ...]) -> bool:
+        n = len(spaces)
+        windows = {tuple(trail[i:i + n]) for i in range(len(trail) - n + 1)}
+        return spaces in windows or spaces[::-1] in windows
+
+    expected = {b for b in near if in_one_go(CAT.byways[b].spaces)}
+    assert set(game.state.driven[p]) == expected, trail
+    assert set(game.state.markers[p]) == set(near) - expected | {far}
