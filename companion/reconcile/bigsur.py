@@ -24,7 +24,7 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
         # Without the camera's rows nothing here can be trusted to be a play (a card seen in the
         # draw row is not a draw): say what appeared and let the players enter it.
         return []
-    edges = context.get("edges") or ("south", "east", "north", "west")
+    edges = [e for e in context.get("edges", []) if e] or ["south", "east", "north", "west"]
     edge = str(edges[p % len(edges)])
     seen = list(layout["tableaus"].get(edge, {}).get("cards", []))
     built = list(seats[p].tableau)

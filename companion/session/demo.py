@@ -108,3 +108,58 @@ def placeholder(size: tuple[int, int], text: str) -> Any:
     cv2.putText(image, text[:60], (int(30 * scale), h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale,
                 (230, 230, 230), max(1, int(2 * scale)), cv2.LINE_AA)
     return image
+
+
+# ---------------------------------------------------------------------- the scripted game's table
+#: How far (mm) a seat's row lies in from its table edge, and the gap between cards of a row.
+ROW_INSET_MM = 70.0
+ROW_GAP_MM = 2.0
+
+
+def bigsur_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648),
+                 edges: tuple[str, ...] = ("south", "east", "north", "west")) -> Any:
+    """The Big Sur table as the engine knows it: each seat's tableau as a row in front of it.
+
+    Cards never move once built, so the first card built stays where it was laid and later ones
+    are added at either end (counted from the game's own build actions)."""
+    from vision.synth import SEAT_ROTATION, Placement, Scene
+
+    w, h = 1000.0, 700.0
+    placements = []
+    for p, seat in enumerate(game.state.seats):
+        edge = edges[p % len(edges)]
+        lefts = sum(1 for a in game.actions if a.kind == "build" and a.player == p and a.get("end") == "left")
+        along_total = w if edge in ("south", "north") else h
+        for i, card in enumerate(seat.tableau):
+            cw, ch = pack.size_of(card)
+            mid = along_total / 2 + (i - lefts) * (cw + ROW_GAP_MM)
+            depth = ROW_INSET_MM + ch / 2
+            centre = {"south": (mid, h - depth), "north": (w - mid, depth),
+                      "west": (depth, mid), "east": (w - depth, h - mid)}[edge]
+            placements.append(Placement(card, centre, SEAT_ROTATION[edge]))
+    return Scene(placements=tuple(placements), pack=pack, image_px=image_px, background="wood")
+
+
+def render_table(record_json: dict[str, Any], size: tuple[int, int] = (1152, 648), seed: int = 7) -> Any:
+    """A picture of the table of the game in ``record_json`` (Big Sur only), made in the caller's
+    process: use :func:`render_table_isolated` from the app."""
+    from vision.pack import proxy_pack
+    from vision.synth import render_scene
+
+    game = Record.from_json(record_json).replay()
+    if game.name != "bigsur":
+        raise ValueError(f"no scripted table pictures for {game.name} yet")
+    image, _truth = render_scene(bigsur_scene(game, proxy_pack(game.name), image_px=size), seed=seed)
+    return image
+
+
+def render_table_isolated(record_json: dict[str, Any], size: tuple[int, int] = (1152, 648)) -> Any:
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(render_table, (record_json, size))
+
+
+def scripted_table_games() -> tuple[str, ...]:
+    """Games whose demo shows the scripted game's own table to the camera."""
+    return ("bigsur",)

@@ -152,6 +152,10 @@ class Session:
         them) becomes seat 0, keeping the clockwise order, because engines start with seat 0."""
         cls_ = engine or _engine(game_name)
         seat_list = [s if isinstance(s, Seat) else Seat(s) for s in seats]
+        # A seat with no table edge sits where the vision layer seats players by default.
+        seat_list = [s if s.edge else Seat(s.name, s.colour or guides.COLOURS[i % len(guides.COLOURS)],
+                                           guides.EDGES[i % len(guides.EDGES)])
+                     for i, s in enumerate(seat_list)]
         if not 0 <= first_player < max(1, len(seat_list)):
             raise SessionError(f"the first player must be one of the {len(seat_list)} players")
         seat_list = seat_list[first_player:] + seat_list[:first_player]
@@ -469,8 +473,28 @@ class Session:
             return Outcome(False, "The picture fits several plays: choose the one that was made.",
                            choices=best, spots=[s.center for s in reading.diff.added])
         outcome = self.apply(best[0], jpeg=capture.jpeg)
+        self._more_plays(outcome, capture, best[0].player)
         self._accept_picture(capture)
         return self._close_turn(outcome, best[0].player)
+
+    def _more_plays(self, outcome: Outcome, capture: Capture, player: int | None) -> None:
+        """One picture may show several plays of the same turn (two cards built, two tiles laid):
+        read it again against the updated game while it names exactly one more legal play."""
+        for _ in range(12):
+            if self.over or player is None or self.game.current_player() != player:
+                return
+            reading = reconcile(self.game, self.accepted_items, capture.observation, self._explained,
+                                edges=[s.edge for s in self.seats])
+            legal = set(self.game.legal_actions())
+            fitting = [a for a in reading.candidates if a in legal and a not in outcome.recorded]
+            if not fitting:
+                return
+            top = [a for a in fitting if _hits(a, reading) == _hits(fitting[0], reading)]
+            if len(top) != 1:
+                return  # ambiguous: the players say which with the next end turn or by hand
+            more = self.apply(top[0])
+            outcome.recorded += more.recorded
+            outcome.announcements += more.announcements
 
     def baseline(self, capture: Capture) -> Outcome:
         """Accept a picture as the table to compare with, without reading plays from it: the
