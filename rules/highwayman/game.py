@@ -7,14 +7,16 @@ Seats in a record are listed clockwise around the table, so "the player on the l
 * A turn: the player plays a run of cards, or draws. A run is a LONDON card or the next stage of a
   started route, then, at the player's choice, the following stages of that same route (rule 3).
   A LONDON card may start a run only when no stage card in hand can be played (rule 2).
-* A player who can play neither draws one card from the stock, and the turn ends; a LONDON card
-  drawn is played at once (rule 2).
+* A player who can play neither draws one card from the stock, and the turn ends, even when the
+  card drawn would fit a route; a LONDON card drawn is played at once (rule 2).
 * The turn ends when the player says so (``end_turn``) or by itself once the player has played
   and has nothing left they could play.
 * A Highwayman may be played "at any time": by the player to move at any point of the turn, and
   by any other player between actions, on a started route that is not already held up. It is
-  not a run card, so playing one neither counts as the turn's play nor ends the turn. A Bow
-  Street Runner is played in your own turn on a held-up route, covering its Highwayman.
+  not a run card, so playing one neither counts as the turn's play nor ends the turn; a finished
+  route is still a started one and takes a Highwayman too. A Bow Street Runner is played in your
+  own turn on a held-up route, covering its Highwayman; like the Highwayman it answers, it is not
+  the turn's play, so the player then still plays a number or LONDON card, or draws.
 * The stock running out (the sheet is silent): a player who cannot play and cannot draw passes;
   when every player has passed in a row, the game ends and everyone scores their hand.
 * A LONDON card left in a hand counts 0: it has no number.
@@ -196,6 +198,14 @@ class Highwayman(Game[HighwaymanState]):
             if other != p:
                 out += self._special_plays(other, runners=False)
         return out
+
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """What one seat may do now: the mover's whole turn, for everyone else only the
+        Highwaymen they may play out of turn (rule 4: "at any time"); empty at a chance node.
+        The screen beside each seat shows this list, never :meth:`legal_actions`, which mixes seats."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.players):
+            raise ActionFormatError(f"a seat is a number from 0 to {len(self.players) - 1}, not {seat!r}")
+        return [a for a in self.legal_actions() if a.player == seat]
 
     def chance_weights(self, outcomes: list[Action]) -> list[float]:
         return [float(self.state.stock[a["card"]]) for a in outcomes]

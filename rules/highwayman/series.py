@@ -32,6 +32,9 @@ class Series:
         if len(self.players) < Highwayman.min_players or len(self.players) > Highwayman.max_players:
             raise OptionError(f"a Highwayman series is for {Highwayman.min_players} to "
                               f"{Highwayman.max_players} players, not {len(self.players)}")
+        for name in self.players:
+            if not isinstance(name, str) or not name.strip():
+                raise OptionError(f"every player in the series needs a name, got {name!r}")
         if len(set(self.players)) != len(self.players):
             raise OptionError("two players in the series have the same name")
 

@@ -139,6 +139,13 @@ class Roundabout(Game[RoundaboutState]):
             out.append(Action.of("pass", p))
         return out
 
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """What one seat may do now (the same helper as the games with out-of-turn plays, so the
+        screen can ask every game alike): the mover's actions, nothing for anyone else."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.players):
+            raise ActionFormatError(f"a seat is a number from 0 to {len(self.players) - 1}, not {seat!r}")
+        return [a for a in self.legal_actions() if a.player == seat]
+
     def chance_weights(self, outcomes: list[Action]) -> list[float]:
         return [float(self.state.deck[a["card"]]) for a in outcomes]
 

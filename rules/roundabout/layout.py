@@ -98,20 +98,23 @@ def check_placement(deck: Deck, layout: Layout, cars: Cars, card: str, cell: Cel
             facing.append((side, deck[there[0]].edges_at(there[1])[(side + 2) % 4]))
     for side, other in facing:
         if (mine[side] == GRAY) != (other == GRAY):
-            whose = "the card's" if mine[side] == GRAY else "the neighbour's"
-            raise IllegalAction(
-                f"{whose} gray road surface on the {SIDES[side]} edge would meet "
-                f"{_feature(other if mine[side] == GRAY else mine[side])}", rule=RULE_GRAY)
+            raise IllegalAction(_clash(side, mine[side], other), rule=RULE_GRAY)
     for rule, feature in ((RULE_EXIT, EXIT), (RULE_ENTRANCE, ENTRANCE)):
         for side, other in facing:
             m = mine[side]
             if (m == feature and other != MATE[feature]) or (other == feature and m != MATE[feature]):
-                whose, met = ("the card's", other) if m == feature else ("the neighbour's", m)
-                raise IllegalAction(f"{whose} {feature} on the {SIDES[side]} edge would meet {_feature(met)}",
-                                    rule=rule)
+                raise IllegalAction(_clash(side, m, other), rule=rule)
     if not any(mine[side] in ROADS and other in ROADS for side, other in facing):
         where = "touches no other card" if not facing else "connects no road to another card's road"
         raise IllegalAction(f"the card at {cell} {where}", rule=RULE_ROAD)
+
+
+def _clash(side: int, mine: str, other: str) -> str:
+    # Named from the new card's side and the neighbour by direction: "the neighbour's south edge"
+    # sent players to look at the wrong edge, as the neighbour's edge is the opposite one.
+    where = SIDES[side]
+    return (f"the card's {where} edge would put {_feature(mine)} against {_feature(other)} "
+            f"on the card to the {where}")
 
 
 def _feature(name: str) -> str:

@@ -169,10 +169,11 @@ def test_gray_parts_connect_to_gray_parts_or_are_exposed() -> None:
     flip(g, "plain")
     # turned 0 the new card's west edge has no road and would cover the centre card's gray ring
     err = refused(g, Action.of("place", 0, card="plain", x=1, y=0, rotation=0), RULE_GRAY)
-    assert "gray" in str(err)
+    assert str(err) == ("the card's west edge would put an edge without road against gray road "
+                        "surface on the card to the west")
     # north of the centre turned 0, its own gray ring would cover the centre's roadless north edge
     err = refused(g, Action.of("place", 0, card="plain", x=0, y=-1, rotation=0), RULE_GRAY)
-    assert "the card's gray" in str(err)
+    assert str(err).startswith("the card's south edge would put gray road surface against")
     place(g, "plain", 1, 0, 90)  # gray meets gray; its other gray edge is exposed
     assert (1, 0) in g.state.layout
 
