@@ -72,14 +72,14 @@ def _render_demo_scenes(session: Any, source: Any, app: Any) -> None:
     """A new demo game: set its script and render its table scenes off the UI thread."""
     if session is None:
         return
-    from companion.session.demo import DemoScript, demo_frames_isolated
+    from companion.session.demo import DemoScript, demo_pictures
 
     app.demo_script = DemoScript.for_game(session.game.name)
     if source is None or not hasattr(source, "show"):
         return
 
     def work() -> None:
-        frames, _note = demo_frames_isolated(session.game.name, count=3, size=(1152, 648))
+        frames = demo_pictures(session.game.name, count=3, size=(1152, 648))
         # One still scene at a time (a replay of changing pictures would never look still);
         # the next scene comes after each demo turn.
         scenes = iter(frames * 1000)

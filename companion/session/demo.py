@@ -163,3 +163,16 @@ def render_table_isolated(record_json: dict[str, Any], size: tuple[int, int] = (
 def scripted_table_games() -> tuple[str, ...]:
     """Games whose demo shows the scripted game's own table to the camera."""
     return ("bigsur",)
+
+
+def demo_pictures(game: str, *, count: int = 3, size: tuple[int, int] = (1152, 648)) -> list[Any]:
+    """What the demo camera shows when a game starts: for games whose scripted table is drawn,
+    the empty table; otherwise rendered example positions (see :func:`demo_frames`)."""
+    if game in scripted_table_games():
+        empty = Record(game=game, players=["Ana", "Ben"], seed=0).to_json()
+        try:
+            return [render_table_isolated(empty, size)]
+        except (ImportError, ValueError, OSError):
+            pass
+    frames, _note = demo_frames_isolated(game, count=count, size=size)
+    return frames

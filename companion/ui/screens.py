@@ -374,11 +374,88 @@ class GameScreen(Screen):
 
     def end_turn(self) -> None:
         vm = app().vm
-        if app().demo and app().source is not None:
+        from companion.session.demo import scripted_table_games
+
+        if app().demo and app().source is not None and vm.session is not None \
+                and vm.session.game.name in scripted_table_games() and app().demo_script is not None \
+                and hasattr(app().source, "show"):
+            self._demo_table_turn()
+        elif app().demo and app().source is not None:
             # Demo: show the camera reading, then play the scripted move the scene stands for.
             vm.end_turn(after=self._demo_after_scan)
         else:
             vm.end_turn()
+
+    def _demo_table_turn(self) -> None:
+        """Demo, Big Sur: the scripted player draws (entered as by touch), the cards they build
+        are laid on a rendered table, and the camera reads the builds like at a real table."""
+        vm = app().vm
+        session = vm.session
+        script = app().demo_script
+        player = session.to_move()
+        for _ in range(20):
+            nxt = script.next_action(session.game)
+            if nxt is None or nxt.player != player or nxt.kind in ("build", "end_turn"):
+                break
+            if not vm.enter(nxt):
+                return
+        after = session._copy_game()
+        planned = []
+        for _ in range(20):
+            nxt = script.next_action(after)
+            if nxt is None or nxt.player != player or nxt.kind != "build":
+                break
+            after.push(nxt)
+            planned.append(nxt)
+        if not planned:
+            vm.end_turn(after=self._demo_after_scan)
+            return
+        record = after.record().to_json()
+        source = app().source
+        vm.busy = True
+        vm.busy_text = "Demo: laying the built cards on the table..."
+        vm.progress = 0.1
+
+        def work() -> None:
+            from companion.session.demo import render_table_isolated
+
+            try:
+                image = render_table_isolated(record)
+            except Exception as exc:  # the renderer is demo scenery: say so and go on by hand
+                message = f"The demo table could not be drawn ({exc})."
+                Clock.schedule_once(lambda dt: self._demo_fallback(message), 0)
+                return
+            Clock.schedule_once(lambda dt: self._demo_read(source, image, planned), 0)
+
+        import threading
+
+        threading.Thread(target=work, name="demo table", daemon=True).start()
+
+    def _demo_read(self, source: Any, image: Any, planned: list[Any]) -> None:
+        vm = app().vm
+        source.show([image])
+
+        def done(out: Any) -> None:
+            if out.choices:
+                pick = next((a for a in planned if a in out.choices), None)
+                if pick is not None:
+                    vm.enter(pick)  # the players answer "which payment?" as the script did
+                    vm.message = f"Camera read the build; payment chosen: {vm.message}"
+            elif not out.ok:
+                self._demo_fallback(f"Camera: {out.message}")
+
+        def read(_dt: float) -> None:
+            vm.busy = False  # end_turn() refuses while busy; it sets busy again at once
+            vm.end_turn(after=done)
+
+        # Let the replay camera deliver the new picture before reading it.
+        Clock.schedule_once(read, 0.3)
+
+    def _demo_fallback(self, message: str) -> None:
+        vm = app().vm
+        vm.busy = False
+        self.next_move()
+        vm.message = f"{message} Demo move: {vm.message}"
 
     def _demo_after_scan(self, out: Any) -> None:
         """Demo: the rendered scene is not the scripted game's table, so after showing what the

@@ -40,12 +40,12 @@ def main() -> int:
     configure_window(width=w, height=h)
     from kivy.clock import Clock
 
-    from companion.session.demo import DemoScript, demo_frames_isolated
+    from companion.session.demo import DemoScript, demo_pictures
     from companion.store import Store
     from companion.ui.app import CompanionApp
     from hardware import ReplaySource
 
-    frames, _note = demo_frames_isolated(args.game, count=2, size=(1152, 648))
+    frames = demo_pictures(args.game, count=2, size=(1152, 648))
     source = ReplaySource(frames[:1], loop=True, fps=4)
     store = Store(Path(args.data) / "companion.sqlite3")
     app = CompanionApp(store=store, source=source, demo=True)
@@ -255,6 +255,26 @@ def whole_game(app, args, out, tag):
     yield from settle(1)
     tap(find(app, "Close", screen=False))
     yield from settle(4)
+    # Big Sur: whole turns through End turn, the builds laid on a rendered table and read by
+    # the real recogniser.
+    from companion.session.demo import scripted_table_games
+
+    if args.game in scripted_table_games():
+        read = 0
+        for _turn in range(10):
+            if vm.over or read >= 2:
+                break
+            builds = sum(1 for a in vm.session.game.actions if a.kind == "build")
+            tap(find(app, "End turn"))
+            yield from settle(2)
+            yield from wait_for(lambda: not vm.busy, "a scripted turn read by the camera", limit=200_000)
+            yield from settle(6)
+            yield from wait_for(lambda: not vm.busy, "a scripted turn read by the camera", limit=200_000)
+            if sum(1 for a in vm.session.game.actions if a.kind == "build") > builds and "builds" in vm.log_text:
+                read += 1
+                if read == 1:
+                    shot(app, out, f"{tag}-05b-build-read")
+        assert read >= 1, f"no build was read from the table: {vm.message}"
     # The rest of the game: scripted moves through the Next move / App draws buttons.
     moves = 0
     midgame_shot = False
