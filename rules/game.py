@@ -111,7 +111,11 @@ class Game(ABC, Generic[S]):
                 rule="turn order",
             )
         if to_move is not None and action.player != to_move and not self.may_act_out_of_turn(action):
-            who = "chance" if action.player is None else f"seat {action.player}"
+            if action.player is None:
+                raise IllegalAction(f"no card or die is being revealed now: it is {self.players[to_move]}'s turn",
+                                    rule="turn order")
+            who = (self.players[action.player] if 0 <= action.player < len(self.players)
+                   else f"seat {action.player}")
             raise IllegalAction(f"it is {self.players[to_move]}'s turn, not {who}'s", rule="turn order")
         before = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
         try:

@@ -137,3 +137,12 @@ def test_legal_actions_for_lists_one_seats_choices_and_nothing_during_a_reveal()
         game.legal_actions_for(2)
     with pytest.raises(ActionFormatError):
         game.legal_actions_for(True)  # type: ignore[arg-type]
+
+
+def test_out_of_turn_refusals_name_the_players() -> None:
+    game = Toy(["Ana", "Ben"], seed=1)
+    game.push(game.sample_chance())
+    with pytest.raises(IllegalAction, match="it is Ana's turn, not Ben's"):
+        game.push(Action.of("take", 1))
+    with pytest.raises(IllegalAction, match="no card or die is being revealed now"):
+        game.push(Action.of("reveal", None, card="c1"))
