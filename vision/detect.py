@@ -30,7 +30,7 @@ CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 PIECE_STRENGTH = 2.5
 FAINT = 1.4  # a blob that differs from the cloth by less than this (times the threshold) is shading
-SHADOW = 0.4  # how much darker than the cloth a shadow may make it
+SHADOW = 0.5  # how much darker than the cloth a shadow may make it
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
@@ -203,7 +203,12 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     # darkening by up to SHADOW of the cloth's lightness is forgiven. Brighter than the cloth
     # (a white card) always counts. Lightness still counts for less than colour.
     dl = np.where(dl < 0, np.minimum(0.0, dl + SHADOW * bg[:, :, 0]), dl)
-    return np.sqrt(0.35 * dl**2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
+    # in shade a colour also loses saturation about as much as it loses lightness: compare the
+    # colour with the cloth's colour dimmed by the same ratio (never by more than SHADOW allows)
+    ratio = np.clip(lab[:, :, 0] / np.maximum(bg[:, :, 0], 1.0), 1.0 - SHADOW, 1.0)
+    da = (lab[:, :, 1] - 128.0) - (bg[:, :, 1] - 128.0) * ratio
+    db = (lab[:, :, 2] - 128.0) - (bg[:, :, 2] - 128.0) * ratio
+    return np.sqrt(0.35 * dl**2 + da**2 + db**2)
 
 
 def _smooth(sums: np.ndarray, wts: np.ndarray, sigma: float) -> np.ndarray:

@@ -24,6 +24,9 @@ GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman
 # A fit error above this still works but places cards less exactly: tell the players.
 WARN_REPROJECTION_PX = 3.0
 
+LONELY_CELLS = 4
+LONELY_SHARE = 0.3
+
 _LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
 
 
@@ -130,8 +133,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             r = det.regions[region]
             obs.unknowns.append(Unknown(r.center_mm, r.size_mm, "not a card of this pack", _x_angle(r.angle_deg)))
             continue
+        sure = sum(m.status == "sure" for _, m in found)
+        # A big region where almost nothing is a pack card is a shadow, a hand or a cloth
+        # pattern cut into card-sized cells: a lone good match there is more likely chance than a
+        # card, so it is listed for the players to check instead of counted.
+        doubtful = len(found) >= LONELY_CELLS and sure < LONELY_SHARE * len(found)
         for cand, m in found:
-            if m.status == "sure":
+            if m.status == "sure" and doubtful:
+                obs.unsure.append(_item(m, index))
+            elif m.status == "sure":
                 obs.items.append(_item(m, index))
             elif m.status == "unsure":
                 obs.unsure.append(_item(m, index))
