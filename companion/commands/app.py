@@ -49,14 +49,12 @@ def demo(args: argparse.Namespace) -> int:
     width, height = _size(args.size)
     _need_display()
     from companion.session.demo import placeholder
-    from companion.store import Store
     from companion.ui.window import configure_window
 
     configure_window(width=width, height=height, fullscreen=args.fullscreen)
     notes: list[str] = []
     source = _replay_source([placeholder((1152, 648), "Demo camera: choose a game")], notes)
-    data = _data_dir()
-    store = Store(data / "demo.sqlite3")
+    store = _open_store(_data_dir() / "demo.sqlite3", notes)
     from companion.ui.app import CompanionApp
 
     app = CompanionApp(store=store, source=source, demo=True, demo_game=args.game,
@@ -106,6 +104,21 @@ def _keyboard(app: Any, notes: list[str], seats: int = 4) -> Any:
     return KeyboardControls(seats=seats, on_event=app.control_event)
 
 
+def _open_store(path: Path, notes: list[str]) -> Any:
+    """The game database: SafeStore (recovery at start, per-turn backups, writes held while the
+    disk refuses them) when it is part of this build, else the plain store."""
+    try:
+        from companion.recovery import SafeStore
+    except ImportError:
+        from companion.store import Store
+
+        return Store(path)
+    store = SafeStore(path)
+    if store.recovered is not None:
+        notes.append(store.recovered.message())
+    return store
+
+
 def _data_dir() -> Path:
     env = os.environ.get("COMPANION_DATA")
     return Path(env) if env else Path.home() / ".local" / "share" / "companion"
@@ -117,7 +130,6 @@ def kiosk(args: argparse.Namespace) -> int:
     notes: list[str] = []
     config = _config(notes)
     from companion.session import vision_scanner
-    from companion.store import Store
     from companion.ui.window import configure_window
 
     fullscreen = bool(getattr(getattr(config, "app", None), "fullscreen", True))
@@ -127,7 +139,7 @@ def kiosk(args: argparse.Namespace) -> int:
     packs = dict(getattr(getattr(config, "app", None), "packs", {}) or {})
     scanner = vision_scanner(packs=packs, table=table)
     data_dir = getattr(getattr(config, "app", None), "data_dir", None) or _data_dir()
-    store = Store(Path(data_dir) / "companion.sqlite3")
+    store = _open_store(Path(data_dir) / "companion.sqlite3", notes)
     from companion.ui.app import CompanionApp
 
     app = CompanionApp(store=store, source=source, scanner=scanner, kiosk=True, notice=" ".join(notes))
