@@ -50,6 +50,17 @@ PLAYER_KINDS = frozenset({
 })
 CHANCE_KINDS = frozenset({"draw_event", "draw_byway", "construction", "pick_event"})
 STEP_VECTORS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
+#: Each action kind as the table would say it, for "not now" refusals.
+STEP_WORDS = {
+    "choose_vehicle": "a choice of vehicle", "choose_start": "a choice of Start Space",
+    "keep_byway": "keeping a byway card", "drop_byways": "removing Travel Markers",
+    "settle_dispute": "Player 1's decision on a disputed Traffic direction", "drive": "a drive",
+    "draw": "a Draw planning action", "choice": "a Choice planning action",
+    "plan_discard": "a planning-day discard", "end_turn": "the end of the turn",
+    "keep": "keeping one of the event cards drawn", "draw_event": "an event card drawn from the deck",
+    "draw_byway": "a byway card drawn from the deck", "construction": "Player 1's construction card",
+    "pick_event": "the blind pick of an event card from the mover's hand",
+}
 
 
 def ordinal(n: int) -> str:
@@ -264,8 +275,10 @@ class HighwaysAndByways(Game[HBState]):
             raise ActionFormatError(f"{self.title} has no action {action.kind!r}")
         expected = self._expected()
         if action.kind not in expected:
-            raise IllegalAction(f"a {action.kind.replace('_', ' ')} is not possible now: the game expects "
-                                f"{' or '.join(sorted(k.replace('_', ' ') for k in expected))}", rule="turn order")
+            waiting = (f"{self.players[self.state.seat]} to drive, plan or end the turn" if "end_turn" in expected
+                       else " or ".join(sorted(STEP_WORDS[k] for k in expected)))
+            raise IllegalAction(f"{STEP_WORDS[action.kind].capitalize()} is not possible now: the game is waiting for "
+                                f"{waiting}", rule="turn order")
         getattr(self, f"_do_{action.kind}")(action)
 
     def _expected(self) -> set[str]:

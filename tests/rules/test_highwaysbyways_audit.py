@@ -75,6 +75,23 @@ def test_traffic_still_pushes_a_car_off_a_space_closed_by_nothing() -> None:
     assert game.state.position[p] == "d12a" and game.may_drive()
 
 
+# ------------------------------------------------------------------ refusals in the table's words
+def test_an_action_out_of_step_says_what_the_table_is_waiting_for() -> None:
+    """A refusal is "one sentence a player understands that names the broken rule": an action out of
+    step says, in the table's words, what must happen first (it used to name internal action kinds
+    such as "pick event")."""
+    game = driving_game(construction="hb-con-a")
+    p = game.state.seat
+    quiet_event(game)
+    message = refused(game, Action.of("keep", p, card="hb-ev-fog"))
+    assert message == ("Keeping one of the event cards drawn is not possible now: the game is waiting for "
+                       f"{NAMES[p]} to drive, plan or end the turn")
+    game.push(Action.of("end_turn", p))
+    game.resolve_chance()
+    message = refused(game, Action.of("drive", p, path=["h11"]))
+    assert message == "A drive is not possible now: the game is waiting for keeping one of the event cards drawn"
+
+
 # ------------------------------------------------------------------ adversarial sweeps
 def _accepts(game: HighwaysAndByways, action: Action) -> bool:
     """Whether ``push`` takes ``action`` (the game is left exactly as it was either way)."""
@@ -86,6 +103,7 @@ def _accepts(game: HighwaysAndByways, action: Action) -> bool:
         assert str(exc) and "\n" not in str(exc)
         if isinstance(exc, IllegalAction):
             assert exc.rule, f"{action!r}: the refusal names no rule"
+            assert "_" not in str(exc), f"{action!r}: the refusal speaks code, not the table's words: {exc}"
         return False
     game.state = pickle.loads(before)
     del game._history[n:]  # undo without the undo rules: chance outcomes are tried too
