@@ -120,6 +120,7 @@ def _accepts(game: BigSur, action: Action) -> bool:
         assert str(exc) and "\n" not in str(exc)
         if isinstance(exc, IllegalAction):
             assert exc.rule, f"{action!r}: the refusal names no rule"
+            assert "_" not in str(exc), f"{action!r}: the refusal speaks code, not the table's words: {exc}"
         return False
     game.state = pickle.loads(before)
     del game._history[n:]  # undo without the undo rules: chance outcomes are tried too
