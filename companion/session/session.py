@@ -277,7 +277,7 @@ class Session:
                 recorded.append(a)
                 announcements.append(self.describe(a))
         self.log.extend(announcements)
-        return Outcome(True, announcements[0], recorded, announcements)
+        return Outcome(True, announcements[0] + _unsaved(self.store), recorded, announcements)
 
     def play(self, action: Action, *, jpeg: bytes | None = None) -> Outcome:
         """:meth:`apply` for the touch screen: a refused action becomes a failed Outcome."""
@@ -632,6 +632,13 @@ def _replay(stored: StoredGame, cls_: type[Game[Any]]) -> Game[Any]:
         except RulesError as exc:
             raise SessionError(f"stored game {stored.id} cannot be replayed at action {i}: {exc}") from None
     return game
+
+
+def _unsaved(store: Any) -> str:
+    """The store's warning while the disk refuses writes (companion.recovery.SafeStore keeps them
+    in memory meanwhile), so the table knows not to switch the companion off."""
+    problem = getattr(store, "problem", None)
+    return f" {problem}" if problem else ""
 
 
 def _strings(value: Any) -> list[str]:
