@@ -157,3 +157,15 @@ def test_a_raw_sqlite_full_error_becomes_store_unwritable(tmp_path: Path) -> Non
     assert isinstance(caught.value, ValueError)
     assert not isinstance(caught.value, sqlite3.Error)
     store.close()
+
+
+def test_the_table_is_told_when_a_play_is_only_in_memory(tmp_path: Path) -> None:
+    store = SafeStore(tmp_path / "companion.sqlite3")
+    session = Session.new(store, "highwayman", players(2), seed=3, app_draws_all=True)
+    rng = random.Random(2)
+    with writes_refused(store, "full"):
+        outcome = session.apply(rng.choice(session.game.legal_actions()), jpeg=PICTURE)
+        assert outcome.ok and "kept in memory" in outcome.message and "Do not switch it off" in outcome.message
+    outcome = session.apply(rng.choice(session.game.legal_actions()), jpeg=PICTURE)
+    assert outcome.ok and "memory" not in outcome.message
+    store.close()
