@@ -71,3 +71,33 @@ def test_a_good_frame_after_bad_ones_still_scans(index):
     frame, _ = view(TableSpec(), table_picture(TableSpec(), np.random.default_rng(4)))
     obs = scan(frame, "bigsur", index=index)
     assert obs.items == [] and obs.reprojection_error_px < 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_clutter_gives_an_observation_or_a_vision_error(seed, index):
+    """Cards half off the table, discs, thick lines over markers, odd frame sizes: never a crash."""
+    import cv2
+
+    from tests.vision.test_detect import paste
+
+    rng = np.random.default_rng(seed)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    for _ in range(int(rng.integers(3, 25))):
+        c = (float(rng.uniform(-50, 1050)), float(rng.uniform(-50, 750)))
+        kind = int(rng.integers(0, 3))
+        if kind == 0:
+            paste(pic, random_face(rng), c, float(rng.uniform(0, 360)), (63, 88), table)
+        elif kind == 1:
+            cv2.circle(pic, (int((c[0] + 40) * 2), int((c[1] + 40) * 2)), int(rng.integers(2, 200)),
+                       rng.integers(0, 255, 3).tolist(), -1)
+        else:
+            cv2.line(pic, (int(rng.integers(0, pic.shape[1])), 0), (int(rng.integers(0, pic.shape[1])), pic.shape[0]),
+                     rng.integers(0, 255, 3).tolist(), int(rng.integers(1, 30)))
+    frame, _ = view(table, pic, size=(int(rng.integers(640, 2400)), int(rng.integers(480, 1400))))
+    try:
+        obs = scan(frame, ("bigsur", "roundabout", "monsterhighway", "highwayman", "highwaysbyways")[seed % 5], index=index)
+    except VisionError:
+        return
+    doc = obs.to_json()
+    assert set(doc) >= {"items", "unknowns", "layout", "reprojection_error_px", "warnings", "unsure"}
