@@ -204,7 +204,8 @@ class RecoveryReport:
     """What happened to a damaged database at start, for the people at the table."""
 
     reason: str
-    damaged_copy: Path
+    #: Where the damaged file was moved (None when it was missing).
+    damaged_copy: Path | None
     backup: Path | None
     backup_time: str | None
     games: tuple[RecoveredGame, ...] = field(default_factory=tuple)
@@ -215,15 +216,15 @@ class RecoveryReport:
 
     def message(self) -> str:
         head = f"The game database was damaged ({self.reason})."
-        kept = f"The damaged file is kept as {self.damaged_copy.name}."
+        kept = "" if self.damaged_copy is None else f"The damaged file is kept as {self.damaged_copy.name}."
         if self.backup is None:
-            return f"{head} No good backup was found, so the companion starts with an empty history. {kept}"
+            return f"{head} No good backup was found, so the companion starts with an empty history. {kept}".strip()
         when = f" from {self.backup_time} UTC" if self.backup_time else ""
         if not self.games:
-            return f"{head} It was restored from the backup{when}; no game was in progress. {kept}"
+            return f"{head} It was restored from the backup{when}; no game was in progress. {kept}".strip()
         lines = "; ".join(g.sentence() for g in self.games)
         return (f"{head} Restored from the backup{when}. {lines}. "
-                f"Check the table against the screen before playing on. {kept}")
+                f"Check the table against the screen before playing on. {kept}").strip()
 
 
 def _title(game: str) -> str:
@@ -270,22 +271,27 @@ def recover(path: str | Path, *, clock: Callable[[], float] = time.time) -> Reco
     report to show. Never deletes anything: the damaged file is renamed beside the original.
     """
     path = Path(path)
-    if not path.exists():
-        return None
     saved = backups(path)
-    if not saved and path.stat().st_size == 0:
-        return None  # a first start that was cut short: there is nothing to lose
-    reason = problem_with(path)
-    if reason is None and saved:
-        reason = _behind(path, saved[0])
-    if reason is None:
-        return None
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(clock()))
-    try:
-        damaged = _move_aside(path, stamp)
-    except OSError as exc:
-        raise RecoveryError(f"the game database {path} is damaged ({reason}) and cannot be moved aside: {exc}") from None
-    after = _damaged_counts(damaged)
+    if not path.exists():
+        if not saved:
+            return None  # a first start
+        # Deleted, or a crash between moving a damaged file aside and restoring: the backups
+        # are all there is, and an empty new database must not hide them.
+        reason, damaged, after = "the file is missing", None, None
+    else:
+        if not saved and path.stat().st_size == 0:
+            return None  # a first start that was cut short: there is nothing to lose
+        reason = problem_with(path)
+        if reason is None and saved:
+            reason = _behind(path, saved[0])
+        if reason is None:
+            return None
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(clock()))
+        try:
+            damaged = _move_aside(path, stamp)
+        except OSError as exc:
+            raise RecoveryError(f"the game database {path} is damaged ({reason}) and cannot be moved aside: {exc}") from None
+        after = _damaged_counts(damaged)
     for candidate in saved:
         try:
             bad = problem_with(candidate, read_only=True)

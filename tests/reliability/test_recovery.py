@@ -238,3 +238,19 @@ def test_digest_tells_positions_apart(tmp_path: Path) -> None:
     play_one(session, random.Random(0))
     assert digest(session.game) != before
     store.close()
+
+
+def test_a_missing_database_with_backups_is_restored_not_started_afresh(tmp_path: Path) -> None:
+    # What a crash between moving a damaged file aside and restoring the backup leaves.
+    path, _final, at_backup = played(tmp_path)
+    newest = backups(path)[0]
+    for f in tmp_path.glob("companion.sqlite3*"):
+        f.unlink()
+    store = open_store(path)
+    try:
+        report = store.recovered
+        assert report is not None and report.backup == newest and report.damaged_copy is None
+        assert "missing" in report.message() and "kept as" not in report.message()
+        assert store.load(report.games[0].id).actions == at_backup[newest.name]
+    finally:
+        store.close()
