@@ -822,7 +822,8 @@ class HighwaysAndByways(Game[HBState]):
             letter = cat.construction[card].letter
             return f"Construction card {letter}: highway spaces with {letter} are closed this round"
         if k == "choose_vehicle":
-            return f"{who} chooses the {cat.vehicles[action['vehicle']].name}"
+            name = cat.vehicles[action["vehicle"]].name
+            return f"{who} chooses {name}" if name.startswith("The ") else f"{who} chooses the {name}"
         if k == "choose_start":
             return f"{who} starts in {cat.spaces[action['space']].region} ({action['space']})"
         if k == "keep_byway":

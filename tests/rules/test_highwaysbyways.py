@@ -982,3 +982,14 @@ def test_catalog_items_list_the_construction_cards_per_the_contract() -> None:
     import json
 
     json.dumps(items)
+
+
+def test_a_vehicle_choice_reads_as_a_sentence() -> None:
+    """The screen and the log say what was chosen in plain words ("Ana chooses The Ancient One")."""
+    game = HighwaysAndByways(NAMES[:2], seed=3)
+    texts = {a.get("vehicle"): game.describe(a) for a in game.legal_actions() if a.kind == "choose_vehicle"}
+    assert texts, "the game should start with a vehicle choice"
+    for text in texts.values():
+        assert "the The" not in text
+    assert any(t.endswith("chooses The Ancient One") for t in texts.values())
+    assert any(t.endswith("chooses the Cowboy") for t in texts.values())
