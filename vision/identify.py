@@ -38,6 +38,8 @@ INDEX_VERSION = 4
 FINE_LONG = 64  # px along a card's long side in the fine template
 SLACK = 4  # px of search slack each side in the fine comparison (about 5 mm on a Big Sur card)
 SHORTLIST = 6
+CLEAR_SCORE = 0.85  # a first look this good and this far ahead needs no further candidates
+CLEAR_MARGIN = 0.25
 # Thresholds on the fine correlation, set from rendered scenes (bench/vision.py): pack cards in
 # scenes with noise, blur, glare and uneven light score above ~0.75; other objects below ~0.5.
 ACCEPT = 0.62
@@ -297,15 +299,29 @@ class CardIndex:
         # the best descriptor row per entry, then the best few entries
         best_per_entry = np.full(len(sc.entry_id), -2.0, np.float32)
         np.maximum.at(best_per_entry, sc.desc_entry, sims)
-        order = list(np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))])
+        ranked = [int(e) for e in np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))]]
+        scored: list[tuple[float, int, Any]] = []
+
+        def correlate(entries: Iterable[int]) -> None:
+            done = {s[1] for s in scored}
+            for e in entries:
+                if e in done:
+                    continue
+                res = cv2.matchTemplate(crop, sc.fine[e], cv2.TM_CCOEFF_NORMED)
+                _, peak, _, loc = cv2.minMaxLoc(res)
+                scored.append((float(peak), e, loc))
+                done.add(e)
+            scored.sort(key=lambda s: -s[0])
+
+        # the two best coarse candidates and every look-alike of theirs first; the rest of the
+        # shortlist only when that does not already settle it clearly
+        first = ranked[:2]
         if sc.twins is not None:
-            order += [int(t) for e in order[:2] for t in sc.twins[e] if t >= 0 and t not in order]
-        scored = []
-        for e in order:
-            res = cv2.matchTemplate(crop, sc.fine[e], cv2.TM_CCOEFF_NORMED)
-            _, peak, _, loc = cv2.minMaxLoc(res)
-            scored.append((float(peak), int(e), loc))
-        scored.sort(key=lambda s: -s[0])
+            first += [int(t) for e in ranked[:2] for t in sc.twins[e] if t >= 0]
+        correlate(first)
+        rest = [s for s in scored[1:] if sc.entry_id[s[1]] != sc.entry_id[scored[0][1]]]
+        if not (scored[0][0] >= CLEAR_SCORE and (not rest or scored[0][0] - rest[0][0] >= CLEAR_MARGIN)):
+            correlate(ranked[2:])
         score, e, loc = scored[0]
         cid, rot, sym = sc.entry_id[e], int(sc.entry_rot[e]), int(sc.entry_sym[e])
         period = 360 // sym
