@@ -111,18 +111,18 @@ def highlights(game: Any, observation: Any) -> list[tuple[float, float]]:
     """Table-mm spots to ring on the picture (see Session.highlights)."""
     try:
         if game.name == "roundabout" and game.state.held is not None and observation is not None:
-            from companion.reconcile.roundabout import offset
+            from companion.reconcile.roundabout import alignment
             from rules.roundabout import legal_placements
 
             grid = (getattr(observation, "layout", None) or {}).get("grid") or []
             if not grid:
                 return []
-            dx, dy = offset(game, grid)
+            align = alignment(game, grid)
             known = grid[0]
             size = 70.0
-            cells = sorted({(x, y) for x, y, _ in legal_placements(game, game.state.held)})
-            return [(known["center_mm"][0] + size * (x - dx - known["cell"][0]),
-                     known["center_mm"][1] + size * (y - dy - known["cell"][1])) for x, y in cells]
+            cells = sorted({align.to_camera((x, y)) for x, y, _ in legal_placements(game, game.state.held)})
+            return [(known["center_mm"][0] + size * (x - known["cell"][0]),
+                     known["center_mm"][1] + size * (y - known["cell"][1])) for x, y in cells]
         if game.name == "monsterhighway" and game.state.monster is not None:
             cols = game.catalog.columns
             cell_mm = float(getattr(game.catalog, "cell_mm", 50))
