@@ -88,6 +88,27 @@ def test_roundabout_a_new_grid_card_is_placed_at_its_cell_despite_the_camera_off
     assert out.recorded[0] == wanted
 
 
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+def test_roundabout_a_table_seen_turned_still_reads_the_placement(tmp_path, quarters):
+    """The engine measures its grid from the centre card as revealed; the camera sees the table
+    as it lies, here turned by whole quarters against the engine's grid."""
+    from companion.reconcile.roundabout import _turn
+
+    s, places = session_until(tmp_path, "roundabout", "place")
+    wanted = places[0]
+
+    def seen(x, y, card, rot):
+        cx, cy = _turn((x, y), -quarters)
+        return {"cell": [cx + 5, cy + 5], "id": card, "rotation": (rot - 90 * quarters) % 360}
+
+    grid = [seen(x, y, card, rot) for (x, y), (card, rot) in s.game.state.layout.items()]
+    grid.append(seen(wanted["x"], wanted["y"], wanted["card"], wanted["rotation"]))
+    items = [item(g["id"], 70 * g["cell"][0] + 100, 70 * g["cell"][1] + 100) for g in grid]
+    out = scan(s, SimpleNamespace(items=items, unknowns=[], unsure=[], layout={"grid": grid, "cars": []}))
+    assert out.ok, out.message
+    assert out.recorded[0] == wanted
+
+
 def test_roundabout_a_wrongly_turned_card_gets_the_engine_reason(tmp_path):
     s, places = session_until(tmp_path, "roundabout", "place")
     legal = {(a["x"], a["y"], a["rotation"]) for a in places}
