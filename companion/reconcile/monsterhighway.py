@@ -3,6 +3,10 @@
 Stand-in geometry (vision and the board catalog agree): the board's 50 mm grid starts at the play
 area's origin, columns lettered from A at the west edge, rows numbered from 1 at the north edge.
 Dice and Monster Cards are the app's, so nothing else is read from the picture.
+
+The engine lists one rotation per way a road runs (a straight at 0 stands for 180 too), so the
+camera's rotation is compared by the sides the tile leaves open: the play is the listed one that
+runs the way the camera sees the road.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import Action
+from rules.monsterhighway.data import rotate
 
 from . import Difference, generic_candidates
 
@@ -31,7 +36,18 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
         if cell["id"] not in new_ids:
             continue
         at = space_name(*cell["cell"])
+        seen = int(round(float(cell["rotation"]) / 90.0) * 90) % 360
         fits = [a for a in legal if a.get("at") == at and a.get("tile", cell["id"]) == cell["id"]]
-        same_turn = [a for a in fits if a.get("rotation") == cell["rotation"]]
-        out += same_turn or fits or [Action.of("place_tile", p, tile=cell["id"], at=at, rotation=int(cell["rotation"]))]
+        mask = _open_sides(game, cell["id"], seen)
+        same_road = [a for a in fits if mask is not None and _open_sides(game, cell["id"], a.get("rotation")) == mask]
+        # Nothing legal runs that way: the play as seen, so the engine gives its exact reason.
+        out += same_road or [Action.of("place_tile", p, tile=cell["id"], at=at, rotation=seen)]
     return out or generic_candidates(game, diff)
+
+
+def _open_sides(game: Any, tile: str, rotation: Any) -> int | None:
+    design = getattr(getattr(game, "catalog", None), "tiles", {}).get(tile)
+    if design is None or not isinstance(rotation, int):
+        return None
+    return rotate(design.open_mask, rotation)
+

@@ -137,6 +137,57 @@ def test_monsterhighway_a_tile_on_an_empty_space_is_played_there(tmp_path):
     assert out.recorded[0] == wanted
 
 
+def monster_straight(tmp_path):
+    """A session where a straight Road tile is playable on some space in exactly one way."""
+    from rules.monsterhighway.data import rotate
+
+    s, _ = session_until(tmp_path, "monsterhighway", "place_tile")
+    tiles = s.game.catalog.tiles
+
+    def shape(a, r):
+        return rotate(tiles[a["tile"]].open_mask, r)
+
+    rng = random.Random(5)
+    choose = chooser_for(s.game)
+    for _ in range(3000):
+        legal = s.game.legal_actions()
+        placements = [a for a in legal if a.kind == "place_tile"]
+        for a in placements:
+            if shape(a, 0) == shape(a, 180) != shape(a, 90) and not any(
+                    b["at"] == a["at"] and b["tile"] == a["tile"] and b != a for b in placements):
+                return s, a, shape
+        if s.over:
+            break
+        s.apply(choose(s.game, legal, rng))
+    pytest.skip("no straight with one way on a space came up")
+
+
+def seen_tile(s, wanted, rotation):
+    col, row = ord(wanted["at"][0]) - ord("A"), int(wanted["at"][1:]) - 1
+    cells = [{"cell": [col, row], "id": wanted["tile"], "rotation": rotation}]
+    items = [item(wanted["tile"], 50 * col + 25, 50 * row + 25)]
+    return scan(s, SimpleNamespace(items=items, unknowns=[], unsure=[], layout={"cells": cells}))
+
+
+def test_monsterhighway_a_straight_seen_half_turned_is_the_listed_play(tmp_path):
+    """The engine lists a straight once per way it runs: seen at 180 it is the 0 play."""
+    s, wanted, _ = monster_straight(tmp_path)
+    out = seen_tile(s, wanted, (wanted["rotation"] + 180) % 360)
+    assert out.ok, out.message
+    assert out.recorded[0] == wanted
+
+
+def test_monsterhighway_a_straight_running_the_wrong_way_is_refused_not_turned(tmp_path):
+    """A straight lying across the only way it fits is an illegal play with the engine's reason,
+    never silently recorded as the way that fits."""
+    s, wanted, _ = monster_straight(tmp_path)
+    before = list(s.game.actions)
+    out = seen_tile(s, wanted, (wanted["rotation"] + 270) % 360)
+    assert not out.ok
+    assert "not allowed" in out.message and out.rule
+    assert s.game.actions == before
+
+
 def test_bigsur_a_landmark_seen_below_a_card_is_taken_there(tmp_path):
     if "bigsur" not in registry.available():
         pytest.skip("no Big Sur engine")
