@@ -128,6 +128,15 @@ def game_module(game_name: str) -> Any | None:
         return None
 
 
+def shows(game_name: str, action: Action, card_id: str) -> bool:
+    """Whether a card seen as ``card_id`` reveals the random outcome ``action``: the action names
+    it, or the game's module says the card shows it (``shows(action, card_id)``)."""
+    if mentions(action, card_id):
+        return True
+    module = game_module(game_name)
+    return bool(module is not None and hasattr(module, "shows") and module.shows(action, card_id))
+
+
 def reconcile(game: Any, before: Iterable[Any], observation: Any,
               explained_ids: Iterable[str] = (), *, edges: Iterable[str] = ()) -> Reading:
     """Compare the accepted picture ``before`` (items) with ``observation`` for the live ``game``.

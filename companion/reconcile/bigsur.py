@@ -16,6 +16,14 @@ from rules import Action
 from . import Difference
 
 
+def shows(action: Action, card_id: str) -> bool:
+    """Whether the table-revealed outcome ``action`` is what a card seen as ``card_id`` shows: the
+    deck's top card is seen by its Material side (catalog id ``bs-material-<material>``)."""
+    if action.kind == "deck_top":
+        return card_id == f"bs-material-{action.get('material')}"
+    return False
+
+
 def candidates(game: Any, diff: Difference, observation: Any, context: dict[str, Any]) -> list[Action]:
     p = game.current_player()
     layout = getattr(observation, "layout", None) or {}

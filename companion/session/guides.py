@@ -125,7 +125,9 @@ GUIDES: dict[str, Guide] = {
                        "card conditions; Landmark points.",
         },
         overview="Draw two, build, score stretches of four miles or more.",
-        observed_chance=frozenset({"reveal", "reveal_landmark", "deal_starter"}),
+        # The deck lies Material side up, so its top card's material is on the table before the
+        # card itself is revealed (the engine records ``deck_top`` first).
+        observed_chance=frozenset({"deck_top", "reveal", "reveal_landmark", "deal_starter"}),
         chance_words="Reveal the next card from the deck and scan, or let the app draw it."),
     "roundabout": Guide(
         "roundabout", "Roundabout", _roundabout_setup,

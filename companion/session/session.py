@@ -513,12 +513,12 @@ class Session:
         items used; the recorded actions are left in ``_revealed_actions``."""
         self._revealed_actions: list[Action] = []
         used: list[Any] = []
-        while self.game.is_chance_node() and not self._app_draws_now():
-            from companion.reconcile import mentions
+        from companion.reconcile import shows
 
+        while self.game.is_chance_node() and not self._app_draws_now():
             outcomes = self.game.legal_actions()
             found = next(((seen, a) for seen in reading.diff.added if seen not in used
-                          for a in outcomes if mentions(a, seen.id)), None)
+                          for a in outcomes if shows(self.game.name, a, seen.id)), None)
             if found is None:
                 break
             seen, action = found

@@ -11,7 +11,7 @@ import pytest
 
 from companion.session import Session
 from companion.store import Store
-from rules import registry
+from rules import Action, registry
 from rules.playout import chooser_for
 
 
@@ -227,3 +227,27 @@ def test_bigsur_a_card_outside_the_tableau_is_not_taken_for_a_play(tmp_path):
     out = scan(s, SimpleNamespace(items=[item(row_card, 500, 350)], unknowns=[], unsure=[],
                                   layout={"tableaus": {}}))
     assert not out.ok and s.game.actions == before
+
+
+def test_bigsur_the_deck_top_material_is_read_from_the_table_not_drawn_by_the_app(tmp_path):
+    """The deck lies Material side up: the camera sees the top card's material before any reveal,
+    so the app waits for it instead of drawing a material the real deck does not show."""
+    if "bigsur" not in registry.available():
+        pytest.skip("no Big Sur engine")
+    box: list = []
+    s = Session.new(Store(tmp_path / "db.sqlite3"), "bigsur", ["Ana", "Ben"], seed=4,
+                    scanner=lambda image, name: box.pop(0))
+    s.box = box
+    for _ in range(40):
+        if s.game.is_chance_node() and s.game.legal_actions()[0].kind == "deck_top":
+            break
+        assert s.game.is_chance_node(), "the game reached a player before the deck's top was seen"
+        s.draw_for_table()
+    outcomes = s.game.legal_actions()
+    assert outcomes[0].kind == "deck_top"
+    assert s.waiting_for_table()
+    material = outcomes[-1]["material"]
+    before = len(s.game.actions)
+    out = scan(s, SimpleNamespace(items=[item(f"bs-material-{material}", 900, 350)], unknowns=[], unsure=[],
+                                  layout={"tableaus": {}}))
+    assert s.game.actions[before] == Action.of("deck_top", None, material=material), out.message
