@@ -25,7 +25,8 @@ from hardware.errors import CameraSpecError, PinLayoutError
 
 ENV = "COMPANION_CONFIG"
 DEFAULT_PATH = Path("/etc/companion/companion.toml")
-SEAT_EDGES = ("south", "east", "north", "west")
+# Seat order is play order: clockwise round the table as the camera sees it (screen at the bottom).
+SEAT_EDGES = ("south", "west", "north", "east")
 
 
 class ConfigError(ValueError):

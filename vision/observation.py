@@ -24,7 +24,7 @@ class TableSpec:
     width_mm: float = 1000.0
     height_mm: float = 700.0
     marker_mm: float = 40.0
-    seats: tuple[str, ...] = ("south", "east", "north", "west")
+    seats: tuple[str, ...] = ("south", "west", "north", "east")
 
     def __post_init__(self) -> None:
         from vision.errors import VisionError
@@ -42,7 +42,7 @@ class TableSpec:
     @classmethod
     def for_players(cls, n: int, **kwargs: Any) -> TableSpec:
         """The default seating for n players: south first, then clockwise round the table."""
-        return cls(seats=("south", "east", "north", "west")[: max(1, min(4, n))], **kwargs)
+        return cls(seats=("south", "west", "north", "east")[: max(1, min(4, n))], **kwargs)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from rules import Action
 #: Token colours offered on the home screen, in the order seats get them by default.
 COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
 #: Table edges in seat order, as the vision layer's TableSpec seats them by default.
-EDGES = ("south", "east", "north", "west")
+EDGES = ("south", "west", "north", "east")  # clockwise from above, as the players take turns
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def test_no_file_gives_the_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     cfg = load(env={})
     assert cfg == Config() and cfg.path is None
     assert cfg.camera.source == "auto" and (cfg.camera.width, cfg.camera.height) == (2304, 1296)
-    assert cfg.table.seats == ("south", "east", "north", "west") and cfg.seats == 4
+    assert cfg.table.seats == ("south", "west", "north", "east") and cfg.seats == 4
     assert cfg.gpio.hold_seconds == 1.5 and cfg.gpio.debounce_ms == 50 and cfg.gpio.long_press == "undo"
     assert cfg.app.fullscreen is True and dict(cfg.app.packs) == {}
 

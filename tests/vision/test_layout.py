@@ -31,7 +31,7 @@ def test_big_sur_rows_read_left_to_right_from_each_seat():
 
 
 def test_big_sur_seats_come_from_the_table_spec():
-    table = TableSpec.for_players(2)  # south and east only
+    table = TableSpec(seats=("south", "east"))  # two seats: nobody sits north or west
     out = layout.bigsur([card("x", 500, 60, 180), card("y", 950, 300, 270)], [], table)
     assert set(out["tableaus"]) == {"south", "east"}
     assert out["tableaus"]["east"]["cards"] == ["y"]

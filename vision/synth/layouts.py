@@ -22,7 +22,7 @@ from ..errors import PackError
 from ..pack import GAMES, Pack, catalog_items
 from .scene import CAR_COLORS, Camera, Distractor, Piece, Placement, Scene
 
-SEATS = ("south", "east", "north", "west")
+SEATS = ("south", "west", "north", "east")  # clockwise from above: play order
 SEAT_ROTATION = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 MONSTER_CELL_MM = 50.0  # Monster Highway board grid (stand-in: the board's grid is not published)
 NAMED_DIFFICULTY = {"easy": 0.0, "normal": 0.5, "hard": 1.0}
