@@ -27,7 +27,8 @@ class Guide:
 
     game: str
     title: str
-    setup: Callable[[list[str], dict[str, Any]], list[str]]
+    #: ``setup(players, options, first)``: ``first`` is the seat the engine has moving first.
+    setup: Callable[[list[str], dict[str, Any], int], list[str]]
     phrases: dict[str, str] = field(default_factory=dict)
     reference: dict[str, str] = field(default_factory=dict)
     overview: str = ""
@@ -40,7 +41,7 @@ class Guide:
     revealed_is_played: bool = False
 
 
-def _bigsur_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+def _bigsur_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
     n = len(players)
     deck = {2: 40, 3: 58, 4: 76}.get(n, 40)
     steps = [
@@ -52,37 +53,37 @@ def _bigsur_setup(players: list[str], options: dict[str, Any]) -> list[str]:
     ]
     if options.get("landmarks"):
         steps.append("Advanced game: shuffle the 14 Landmark tiles beside the draw row and flip 3 face up.")
-    steps.append(f"{players[0]} takes the first player marker (born closest to Big Sur). "
+    steps.append(f"{players[first]} takes the first player marker (born closest to Big Sur). "
                  "Each player may choose the side of their Starter card before their first turn.")
     return steps
 
 
-def _roundabout_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+def _roundabout_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
     return [
         "Every player picks a car; its colour is that player's colour. Keep it in front of you.",
         "Shuffle the deck and place it near the middle of the table.",
         "The app reveals the top card: place it face up in the centre of the table.",
-        f"{players[0]} most recently drove on a roundabout and goes first; play continues "
+        f"{players[first]} most recently drove on a roundabout and goes first; play continues "
         "counter-clockwise (like a roundabout!).",
     ]
 
 
-def _monster_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+def _monster_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
     return [
         "Deal every player 5 Road tiles and 1 Monster Buster tile (the app deals: follow the screen).",
         "Divide the remaining tiles into two equal draw piles, one on either side of the board.",
         "Put the Monster Cards off the board and the Monster beside them until a Monster is rolled.",
         "Each player picks a Home Base corner and takes that car, Home Base tile and reference card.",
         "Place the Ground Zero tile on the centre of the board and every car on it.",
-        f"{players[0]} most recently watched a monster movie and goes first; play goes clockwise. "
+        f"{players[first]} most recently watched a monster movie and goes first; play goes clockwise. "
         "The app rolls every die and draws every Monster Card.",
     ]
 
 
-def _hb_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+def _hb_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
     return [
         "Separate Event, Construction, Blue Byway and Red Byway cards into decks and shuffle each.",
-        f"{players[0]} takes the Player 1 Card and picks a Vehicle first; then clockwise.",
+        f"{players[first]} takes the Player 1 Card and picks a Vehicle first; then clockwise.",
         "Start Spaces (stars) are chosen in the same order; no two players share one. "
         "Put your Home Marker and car on it.",
         "Deal every player five Event Cards (look only at your own).",
@@ -93,17 +94,18 @@ def _hb_setup(players: list[str], options: dict[str, Any]) -> list[str]:
     ]
 
 
-def _highwayman_setup(players: list[str], options: dict[str, Any]) -> list[str]:
+def _highwayman_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
     return [
-        "Shuffle the pack and deal six cards to each player (the app deals: follow the screen).",
+        f"{players[(first - 1) % len(players)]} deals: shuffle the pack and deal six cards to each player "
+        "(the app deals: follow the screen).",
         "Place the rest face down in the centre of the table: the stock.",
-        f"The player on the dealer's left ({players[0]}) starts and must play a LONDON card or take "
+        f"The player on the dealer's left ({players[first]}) starts and must play a LONDON card or take "
         "the top card of the stock.",
     ]
 
 
-def _generic_setup(players: list[str], options: dict[str, Any]) -> list[str]:
-    return [f"Set the game up as the rulebook says. {players[0]} starts."]
+def _generic_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
+    return [f"Set the game up as the rulebook says. {players[first]} starts."]
 
 
 GUIDES: dict[str, Guide] = {

@@ -234,7 +234,18 @@ class Session:
         return guides.reference_for(self.game, self.guide)
 
     def setup_steps(self) -> list[str]:
-        return self.guide.setup(list(self.game.players), dict(self.game.options))
+        return self.guide.setup(list(self.game.players), dict(self.game.options), self.first_player())
+
+    def first_player(self) -> int:
+        """The seat the engine has moving first: the game from its start, with the opening deal
+        drawn on a copy (options such as Highwayman's dealer decide it, not seat order)."""
+        copy = type(self.game)(list(self.game.players), seed=self.game.seed, options=dict(self.game.options))
+        for _ in range(1000):
+            if copy.is_game_over() or not copy.is_chance_node():
+                break
+            copy.push(copy.sample_chance())
+        first = None if copy.is_game_over() else copy.current_player()
+        return 0 if first is None else int(first)
 
     def scoreboard(self) -> list[dict[str, Any]]:
         out = []

@@ -236,3 +236,18 @@ def test_monster_highway_has_a_board_picture_and_other_games_none(store):
     image = cv2.imdecode(np.frombuffer(s.board_picture(), np.uint8), cv2.IMREAD_COLOR)
     assert image is not None and image.shape[0] > 300
     assert new(store).board_picture() is None
+
+
+@pytest.mark.parametrize("dealer, starter", [(0, "Ben"), (1, "Cy"), (2, "Ana")])
+def test_highwayman_setup_names_the_player_left_of_the_dealer(store, dealer, starter):
+    """The rulebook: "the player on the left of the Dealer commences"; the dealer is an option."""
+    from rules import registry
+
+    if "highwayman" not in registry.available():
+        pytest.skip("no Highwayman engine")
+    s = Session.new(store, "highwayman", [Seat(p) for p in ("Ana", "Ben", "Cy")], seed=3,
+                    options={"dealer": dealer})
+    assert s.first_player() == ["Ana", "Ben", "Cy"].index(starter)
+    steps = " ".join(s.setup_steps())
+    assert f"dealer's left ({starter}) starts" in steps
+    assert f"{['Ana', 'Ben', 'Cy'][dealer]} deals" in steps
