@@ -134,7 +134,7 @@ def kiosk(args: argparse.Namespace) -> int:
 
     fullscreen = bool(getattr(getattr(config, "app", None), "fullscreen", True))
     configure_window(fullscreen=fullscreen)
-    source = _camera(config, notes)
+    source = _camera(config, notes, getattr(args, "camera", None))
     table = _table(config)
     packs = dict(getattr(getattr(config, "app", None), "packs", {}) or {})
     scanner = vision_scanner(packs=packs, table=table)
@@ -158,16 +158,18 @@ def _config(notes: list[str]) -> Any:
     return config_module.load()  # a bad file is a ConfigError: one line, exit 2
 
 
-def _camera(config: Any, notes: list[str]) -> Any:
+def _camera(config: Any, notes: list[str], spec: str | None = None) -> Any:
+    """The camera: ``spec`` (a command-line choice) first, then $COMPANION_CAMERA, then the file's
+    ``[camera] source``, then auto (open_camera keeps that order, so it gets them separately)."""
     try:
         from hardware import open_camera
     except ImportError as exc:
         notes.append(f"No camera support ({exc}): enter plays by hand.")
         return None
     cam = getattr(config, "camera", None)
-    spec = getattr(cam, "source", None)
+    configured = getattr(cam, "source", None)
     try:
-        return open_camera(None if spec in (None, "auto") else spec,
+        return open_camera(spec or None, configured=None if configured in (None, "auto") else configured,
                            width=getattr(cam, "width", 2304), height=getattr(cam, "height", 1296))
     except (ValueError, OSError) as exc:
         notes.append(f"No camera: {exc}. Enter plays by hand.")
@@ -186,18 +188,16 @@ def _table(config: Any) -> Any:
 
 
 def _gpio(config: Any, app: Any, notes: list[str]) -> Any:
+    seats = int(getattr(config, "seats", 0) or 4)
     try:
-        from hardware import Controls, GpioLayout
+        from hardware import Controls
     except ImportError:
-        return _keyboard(app, notes)
-    g = getattr(config, "gpio", None)
-    if g is None:
-        return _keyboard(app, notes)
+        return _keyboard(app, notes, seats)
+    if config is None or not hasattr(config, "gpio_layout"):
+        return _keyboard(app, notes, seats)
     try:
-        layout = GpioLayout(seats=len(g.leds) or 4, end_turn=tuple(g.end_turn), undo=g.undo, scan=g.scan,
-                            leds=tuple(g.leds), buzzer=g.buzzer, hold_seconds=g.hold_seconds,
-                            debounce_ms=g.debounce_ms, long_press=g.long_press)
-        return Controls(layout, on_event=app.control_event)
+        # The seat count is the table's ([table] seats), not the number of LEDs wired.
+        return Controls(config.gpio_layout(), on_event=app.control_event)
     except (ValueError, OSError) as exc:
         notes.append(f"No buttons ({exc}): use the screen or the keyboard.")
-        return _keyboard(app, notes)
+        return _keyboard(app, notes, seats)
