@@ -39,6 +39,30 @@ class Guide:
     #: A table-revealed card is then played by the same player (Roundabout's flipped card is the
     #: one placed), rather than lying on the table as it is (Big Sur's draw row).
     revealed_is_played: bool = False
+    #: How a player's score reads on the scoreboard, from their breakdown; None: the total.
+    score_words: Callable[[Any], str] | None = None
+
+
+def _monster_score(breakdown: Any) -> str:
+    """The engine scores a race home as minus the grid distance; players count spaces to go."""
+    kinds = {ln.kind: ln for ln in breakdown.lines}
+    if "home" in kinds:
+        return "home!"
+    line = kinds.get("distance")
+    if line is None or (not line.points and "no Home Base" in line.label):
+        return "no Home Base yet"
+    spaces = -int(line.points)
+    return f"{spaces} space{'' if spaces == 1 else 's'} from home"
+
+
+def shown_score(g: Guide, breakdown: Any) -> str:
+    """A player's score as the scoreboard shows it."""
+    if g.score_words is not None:
+        try:
+            return g.score_words(breakdown)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            pass  # an engine whose breakdown changed: the plain total still reads
+    return str(breakdown.total)
 
 
 def _bigsur_setup(players: list[str], options: dict[str, Any], first: int = 0) -> list[str]:
@@ -171,7 +195,7 @@ GUIDES: dict[str, Guide] = {
                        "removes that tile. Monster Buster: move it back, any time, then draw a tile.",
         },
         overview="Build roads from Ground Zero home; the app rolls every die and draws every Monster Card.",
-        chance_words="The app rolls the dice and draws Monster Cards."),
+        chance_words="The app rolls the dice and draws Monster Cards.", score_words=_monster_score),
     "highwaysbyways": Guide(
         "highwaysbyways", "Highways & Byways", _hb_setup,
         phrases={"choose_vehicle": "pick a Vehicle", "choose_start": "choose a Start Space",

@@ -253,6 +253,7 @@ class Session:
         for p, seat in enumerate(self.seats):
             b = self.game.breakdown(p)
             out.append({"player": p, "name": seat.name, "colour": seat.colour, "total": b.total,
+                        "shown": guides.shown_score(self.guide, b),
                         "lines": [ln.to_json() for ln in b.lines], "to_move": p == turn})
         return out
 
@@ -261,14 +262,35 @@ class Session:
         for s in self.game.standings():
             b = self.game.breakdown(s.player)
             out.append({**s.to_json(), "colour": self.seats[s.player].colour,
+                        "shown": guides.shown_score(self.guide, b),
                         "breakdown": [ln.to_json() for ln in b.lines]})
         return out
 
     def hand_entry(self) -> list[tuple[str, Action]]:
-        """Every action that can be entered by hand now, described for a button."""
+        """Every action that can be entered by hand now, described for a button: the mover's own
+        first, then what each other seat may play out of turn (a Monster Buster, a Highwayman),
+        seat by seat and labelled so, so nobody plays another seat's card by mistake."""
         if self.over:
             return []
-        return [(self.game.describe(a), a) for a in self.game.legal_actions()]
+        if self.game.is_chance_node():
+            return [(self.describe(a), a) for a in self.game.legal_actions()]
+        mover = self.game.current_player()
+        n = len(self.seats)
+        order = [((mover or 0) + k) % n for k in range(n)]  # the mover, then round the table
+        out: list[tuple[str, Action]] = []
+        for p in order:
+            for a in self.game.legal_actions_for(p):
+                label = self.describe(a)
+                out.append((label if p == mover else f"Out of turn, {label}", a))
+        return out
+
+    def entry_group(self, action: Action) -> str:
+        """The heading a hand-entry action is filed under: its kind for the mover (and chance),
+        the seat's name for a play out of turn."""
+        mover = None if self.over else self.game.current_player()
+        if action.player is None or action.player == mover:
+            return action.kind.replace("_", " ")
+        return f"{self.seats[action.player].name}, out of turn"
 
     def describe(self, action: Action) -> str:
         try:

@@ -344,10 +344,17 @@ class GameScreen(Screen):
         for row in app().vm.scoreboard:
             line = Row(size_hint_y=None, height=u * 29)
             mark = "> " if row["to_move"] else "   "
+            shown = str(row.get("shown", row["total"]))
+            # A score in words ("8 spaces from home") takes more of the row than a number.
+            wide = not shown.lstrip("-").isdigit()
             line.add_widget(Label(text=f"{mark}{row['name']}", color=rgba(row["colour"]), font_size=u * 19,
                                   bold=row["to_move"], halign="left", valign="middle", shorten=True,
-                                  text_size=(u * 170, None), size_hint_x=0.75))
-            line.add_widget(Label(text=str(row["total"]), font_size=u * 21, bold=True, size_hint_x=0.25))
+                                  text_size=(u * (110 if wide else 170), None), size_hint_x=0.4 if wide else 0.75))
+            score = Label(text=shown, font_size=u * (17 if wide else 21), bold=True,
+                          size_hint_x=0.6 if wide else 0.25, halign="right" if wide else "center",
+                          valign="middle", shorten=True)
+            score.bind(size=lambda w, size: setattr(w, "text_size", (size[0], None)))
+            line.add_widget(score)
             box.add_widget(line)
 
     def animate(self) -> None:
@@ -509,6 +516,7 @@ class EntryScreen(Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(name="entry", **kw)
         self.options: list[tuple[str, Any]] = []
+        self.groups: list[str] = []
 
     def on_pre_enter(self, *args: Any) -> None:
         vm = app().vm
@@ -518,10 +526,12 @@ class EntryScreen(Screen):
         else:
             self.heading = "Enter an action"
             self.options = vm.session.hand_entry() if vm.session is not None else []
+        group = vm.session.entry_group if vm.session is not None else (lambda a: a.kind)
+        self.groups = [group(a) for _, a in self.options]
         kinds: list[str] = []
-        for _, a in self.options:
-            if a.kind not in kinds:
-                kinds.append(a.kind)
+        for g in self.groups:
+            if g not in kinds:
+                kinds.append(g)
         self.kinds = kinds
         self.kind = kinds[0] if len(kinds) == 1 else ""
         self.rebuild()
@@ -531,14 +541,14 @@ class EntryScreen(Screen):
         bar.clear_widgets()
         if len(self.kinds) > 1:
             for k in ["", *self.kinds]:
-                t = ToggleButton(text=k.replace("_", " ") or "all", group="kinds",
+                t = ToggleButton(text=k or "all", group="kinds",
                                  state="down" if k == self.kind else "normal", font_size=app().u * 18,
                                  allow_no_selection=False)
                 t.bind(on_release=lambda _b, k=k: self.filter(k))
                 bar.add_widget(t)
         self.ids.list.data = [
             {"text": label, "index": i}
-            for i, (label, a) in enumerate(self.options) if not self.kind or a.kind == self.kind]
+            for i, (label, _a) in enumerate(self.options) if not self.kind or self.groups[i] == self.kind]
 
     def filter(self, kind: str) -> None:
         self.kind = kind

@@ -251,3 +251,55 @@ def test_highwayman_setup_names_the_player_left_of_the_dealer(store, dealer, sta
     steps = " ".join(s.setup_steps())
     assert f"dealer's left ({starter}) starts" in steps
     assert f"{['Ana', 'Ben', 'Cy'][dealer]} deals" in steps
+
+
+def test_hand_entry_offers_each_seat_its_own_plays_and_labels_out_of_turn_ones(store):
+    """Monster Highway: other seats may play a Re-roll or the Monster Buster out of turn; they
+    come after the mover's actions, under their own seat, labelled as out of turn."""
+    import random
+
+    from rules import registry
+    from rules.playout import chooser_for
+
+    if "monsterhighway" not in registry.available():
+        pytest.skip("no Monster Highway engine")
+    s = Session.new(store, "monsterhighway", [Seat(p) for p in ("Ana", "Ben", "Cy")], seed=2)
+    rng = random.Random(1)
+    choose = chooser_for(s.game)
+    for _ in range(3000):
+        mover = s.game.current_player()
+        if mover is not None and any(a.player not in (mover, None) for a in s.game.legal_actions()):
+            break
+        s.apply(choose(s.game, s.game.legal_actions(), rng))
+    else:
+        pytest.skip("no out-of-turn play came up")
+    entries = s.hand_entry()
+    owners = [a.player for _, a in entries]
+    mine = owners.count(mover)
+    assert mine and owners[:mine] == [mover] * mine  # the mover's own actions first
+    assert owners[mine:] == sorted(owners[mine:], key=lambda p: (p - mover) % 3)  # then seat by seat
+    for label, a in entries:
+        assert a in s.game.legal_actions_for(a.player)
+        out_of_turn = a.player != mover
+        assert label.startswith("Out of turn, " + s.seats[a.player].name) == out_of_turn, label
+        assert s.entry_group(a) == (f"{s.seats[a.player].name}, out of turn" if out_of_turn
+                                    else a.kind.replace("_", " "))
+
+
+def test_monster_highway_scores_read_as_spaces_from_home(store):
+    """The engine's breakdown is minus the grid distance home; the scoreboard says it in words."""
+    from rules import registry
+
+    if "monsterhighway" not in registry.available():
+        pytest.skip("no Monster Highway engine")
+    s = Session.new(store, "monsterhighway", [Seat(p) for p in ("Ana", "Ben")], seed=2, app_draws_all=True)
+    board = s.scoreboard()
+    assert [row["shown"] for row in board] == ["no Home Base yet"] * 2
+    for _corner in range(2):
+        s.apply(next(a for a in s.game.legal_actions() if a.kind == "choose_home_base"))
+    for row in s.scoreboard():
+        spaces = -row["total"]
+        assert spaces > 1 and row["shown"] == f"{spaces} spaces from home"
+    assert [r["shown"] for r in s.standings()] == [f"{-r['score']} spaces from home" for r in s.standings()]
+    other = new(store)
+    assert [row["shown"] for row in other.scoreboard()] == [str(row["total"]) for row in other.scoreboard()]

@@ -286,7 +286,7 @@ def whole_game(app, args, out, tag):
         tap(find(app, name))
         yield
         if len(vm.session.game.actions) == before and not vm.over:
-            raise AssertionError(f"{name} did nothing: {vm.message}")
+            raise AssertionError(f"{name} did nothing: {vm.message} (busy={vm.busy}, screen={app.sm.current}, script={app.demo_script.next_action(vm.session.game) if app.demo_script else None})")
         moves += 1
         if moves == 12 and not midgame_shot:
             yield from settle(3)
