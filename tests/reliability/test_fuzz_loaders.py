@@ -337,3 +337,12 @@ def test_an_unreadable_configuration_file_is_a_config_error(tmp_path: Path) -> N
     with pytest.raises(config.ConfigError, match="no such configuration file"):
         config.load(tmp_path / "missing.toml")
     assert os.path.exists(path)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="found by the long catalog fuzz: rules/highwaysbyways/data.py checks `p in spaces` "
+                          "on a path end that is a list and raises TypeError instead of CatalogError")
+def test_highways_and_byways_map_path_with_a_list_end_is_a_catalog_error() -> None:
+    data = json.loads((RULES / "highwaysbyways" / "map.json").read_text(encoding="utf-8"))
+    data["paths"][0] = [[], data["paths"][0][1]]
+    assert try_catalog("highwaysbyways", "map.json", json.dumps(data)) == "refused"
