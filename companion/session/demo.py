@@ -17,6 +17,8 @@ from typing import Any
 from rules import Action, Record
 from rules.playout import chooser_for
 
+from .guides import EDGES
+
 
 class DemoScript:
     """The next move of a scripted game."""
@@ -117,7 +119,7 @@ ROW_GAP_MM = 2.0
 
 
 def bigsur_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648),
-                 edges: tuple[str, ...] = ("south", "east", "north", "west")) -> Any:
+                 edges: tuple[str, ...] = EDGES) -> Any:
     """The Big Sur table as the engine knows it: each seat's tableau as a row in front of it.
 
     Cards never move once built, so the first card built stays where it was laid and later ones
