@@ -577,6 +577,17 @@ class RulesScreen(Screen):
 
 
 # ---------------------------------------------------------------------- end of game
+def _wrapped(text: str, *, font_size: float, min_height: float) -> Label:
+    """A left-aligned label that wraps to its width and grows to its lines, so a long breakdown
+    line ("Roundabout at point (3, -1): +1, +2 for arrows") reads in full on the 7-inch screen."""
+    label = Label(text=text, font_size=font_size, size_hint_y=None, height=min_height, halign="left",
+                  valign="top")
+    # A little room on the right keeps the last word clear of the scroll bar.
+    label.bind(width=lambda w, width: setattr(w, "text_size", (max(1.0, width - font_size * 0.8), None)),
+               texture_size=lambda w, size: setattr(w, "height", max(min_height, size[1])))
+    return label
+
+
 class EndScreen(Screen):
     confirmed = StringProperty("")
 
@@ -595,9 +606,7 @@ class EndScreen(Screen):
                          text_size=(u * 420, None))
             box.add_widget(head)
             for ln in s["breakdown"]:
-                box.add_widget(Label(text=f"{ln['points']:+d}  {ln['label']}", font_size=u * 17,
-                                     size_hint_y=None, height=u * 26, halign="left",
-                                     text_size=(u * 420, None), shorten=True))
+                box.add_widget(_wrapped(f"{ln['points']:+d}  {ln['label']}", font_size=u * 17, min_height=u * 26))
         series = vm.session.series() if vm.session is not None else []
         if series and series[0]["games"] > 1:
             box.add_widget(Label(text=f"Series after {series[0]['games']} games (lowest wins): " + ", ".join(

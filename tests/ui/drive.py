@@ -165,6 +165,23 @@ def check_labels_fit(app, where):
     assert not bad, f"{where}: " + "; ".join(bad)
 
 
+def check_nothing_shortened(app, where):
+    """Labels that may shorten must not actually lose text here (the end screen's breakdown lines
+    must read in full at 800x480)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.uix.label import Label
+
+    cut = []
+    for w in widgets(app.sm.current_screen):
+        if isinstance(w, Label) and w.shorten and w.text and w.opacity > 0:
+            room = w.text_size[0] if w.text_size[0] is not None else w.width
+            full = CoreLabel(text=w.text, font_size=w.font_size, bold=w.bold)
+            full.refresh()
+            if full.texture.size[0] > room + 2:
+                cut.append(f"{w.text[:40]!r} needs {full.texture.size[0]}px, has {room:.0f}px")
+    assert not cut, f"{where}: text cut short: " + "; ".join(cut)
+
+
 def start_game(app, args, out, tag, snap=True):
     yield from wait_for(lambda: on(app, "home"), "home")
     yield from settle()
@@ -298,6 +315,7 @@ def whole_game(app, args, out, tag):
     yield from wait_for(lambda: on(app, "end"), "end screen", limit=200)
     yield from settle(8)
     check_labels_fit(app, "end")
+    check_nothing_shortened(app, "end")
     shot(app, out, f"{tag}-10-end")
     tap(find(app, "Confirm the result"))
     yield from wait_for(lambda: on(app, "history"), "history screen")
