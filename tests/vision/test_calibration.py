@@ -163,4 +163,4 @@ def test_table_spec_is_validated():
         TableSpec(width_mm=-5)
     with pytest.raises(VisionError):
         TableSpec(seats=("south", "up"))
-    assert TableSpec.for_players(2).seats == ("south", "east")
+    assert TableSpec.for_players(2).seats == ("south", "west")  # the first two seats, clockwise
