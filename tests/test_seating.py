@@ -5,6 +5,7 @@ camera sees the table, and the copies of that default in each layer must agree."
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from companion.config import SEAT_EDGES, TableConfig
@@ -19,7 +20,7 @@ POSITION = {"south": (0.0, 1.0), "west": (-1.0, 0.0), "north": (0.0, -1.0), "eas
 def turns_clockwise(edges: tuple[str, ...] | list[str]) -> bool:
     """With y pointing down, a clockwise turn on screen is an increasing atan2 angle."""
     angles = [math.degrees(math.atan2(POSITION[e][1], POSITION[e][0])) for e in edges]
-    steps = [(b - a) % 360 for a, b in zip(angles, angles[1:], strict=False)]
+    steps = [(b - a) % 360 for a, b in itertools.pairwise(angles)]
     return all(0 < s < 180 or (len(edges) == 2 and s == 180) for s in steps)
 
 
