@@ -6,7 +6,18 @@ continues one exactly where it stopped. See :mod:`companion.session.session`.
 
 from .errors import NoCamera, ScanError, SessionError, TableNotStill, VisionUnavailable
 from .guides import COLOURS, EDGES, GUIDES, guide
-from .session import Capture, Outcome, Session, encode_jpeg, picture, vision_scanner
+from .session import (
+    SAVING_PAUSED,
+    Capture,
+    Outcome,
+    Session,
+    encode_jpeg,
+    picture,
+    startup_notice,
+    storage_notice,
+    vision_scanner,
+)
 
-__all__ = ["COLOURS", "EDGES", "GUIDES", "Capture", "NoCamera", "Outcome", "ScanError", "Session",
-           "SessionError", "TableNotStill", "VisionUnavailable", "encode_jpeg", "guide", "picture", "vision_scanner"]
+__all__ = ["COLOURS", "EDGES", "GUIDES", "SAVING_PAUSED", "Capture", "NoCamera", "Outcome", "ScanError", "Session",
+           "SessionError", "TableNotStill", "VisionUnavailable", "encode_jpeg", "guide", "picture", "startup_notice",
+           "storage_notice", "vision_scanner"]

@@ -236,6 +236,20 @@ class Session:
     def setup_steps(self) -> list[str]:
         return self.guide.setup(list(self.game.players), dict(self.game.options), self.first_player())
 
+    def storage_notice(self) -> str:
+        return storage_notice(self.store)
+
+    def retry_saving(self) -> bool:
+        """Try again to write what the disk refused; True when nothing is left waiting."""
+        flush = getattr(self.store, "flush", None)
+        if flush is None or not getattr(self.store, "pending", None):
+            return True
+        with self._lock:
+            try:
+                return bool(flush())
+            except (StoreError, OSError):
+                return False
+
     def first_player(self) -> int:
         """The seat the engine has moving first: the game from its start, with the opening deal
         drawn on a copy (options such as Highwayman's dealer decide it, not seat order)."""
@@ -665,6 +679,33 @@ def _replay(stored: StoredGame, cls_: type[Game[Any]]) -> Game[Any]:
         except RulesError as exc:
             raise SessionError(f"stored game {stored.id} cannot be replayed at action {i}: {exc}") from None
     return game
+
+
+#: The banner while the disk refuses writes (SafeStore keeps them in memory meanwhile).
+SAVING_PAUSED = ("Saving is paused: the disk refused to write. The game is kept in memory and saved "
+                 "as soon as it can.")
+
+
+def storage_notice(store: Any) -> str:
+    """What the screen says about the database now: saving paused (with how many changes wait)
+    or nothing. Stores without a holding queue (the plain Store) never pause."""
+    if not getattr(store, "problem", None):
+        return ""
+    waiting = len(getattr(store, "pending", ()) or ())
+    more = f" {waiting} change{'s' if waiting != 1 else ''} waiting; do not switch it off." if waiting else ""
+    return SAVING_PAUSED + more
+
+
+def startup_notice(store: Any) -> str:
+    """The recovery report of this start (a damaged database moved aside and a backup restored),
+    for the home screen; empty when the database opened cleanly."""
+    report = getattr(store, "recovered", None)
+    if report is None:
+        return ""
+    try:
+        return str(report.message())
+    except (AttributeError, TypeError, ValueError):
+        return "The game database was damaged at start and has been recovered: check the history."
 
 
 def _unsaved(store: Any) -> str:

@@ -28,6 +28,10 @@ KV_FILES = ("common.kv", "home.kv", "players.kv", "setup.kv", "game.kv", "entry.
             "end.kv", "history.kv")
 
 
+#: How often writes held in memory are tried again.
+SAVE_RETRY_SECONDS = 5.0
+
+
 class CompanionApp(App):
     """``demo``: replay camera, app draws every random outcome, a scripted-move button."""
 
@@ -74,6 +78,10 @@ class CompanionApp(App):
             self.source.on_event(lambda ev: Clock.schedule_once(lambda dt: self._camera_event(ev), 0))
         if self.demo and self.demo_game:
             Clock.schedule_once(lambda dt: sm.get_screen("home").choose(self.demo_game), 0)
+        # Writes the disk refused wait in memory: try them again every few seconds, so the
+        # banner goes as soon as the disk works (a full card freed, a remount) without a play.
+        Clock.schedule_interval(lambda dt: self.vm.retry_saving(), SAVE_RETRY_SECONDS)
+        self.vm.retry_saving()
         return sm
 
     def _rescale(self, _win: Any, size: tuple[int, int]) -> None:

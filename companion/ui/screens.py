@@ -127,7 +127,14 @@ class HomeScreen(Screen):
         super().__init__(name="home", **kw)
 
     def on_pre_enter(self, *args: Any) -> None:
-        self.notice = app().notice
+        from companion.session import startup_notice, storage_notice
+
+        said = [app().notice]
+        recovered = startup_notice(app().store)
+        if recovered and recovered not in app().notice:
+            said.insert(0, recovered)
+        said.append(storage_notice(app().store))
+        self.notice = " ".join(x for x in said if x)
         games = self.ids.games
         games.clear_widgets()
         available = set(registry.available())

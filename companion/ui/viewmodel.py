@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 
-from companion.session import Outcome, Session, SessionError, picture
+from companion.session import Outcome, Session, SessionError, picture, storage_notice
 from companion.store import Seat, Store
 
 COLOUR_RGBA = {
@@ -64,6 +64,8 @@ class TableModel(EventDispatcher):
     camera_status = StringProperty("")
     #: How many table pictures have been read (the starting look included).
     scans = NumericProperty(0)
+    #: "Saving is paused..." while the disk refuses writes; empty otherwise.
+    storage_text = StringProperty("")
 
     def __init__(self, store: Store, *, app_draws_all: bool = False, scanner: Any = None,
                  source: Any = None, engines: dict[str, Any] | None = None, **kw: Any) -> None:
@@ -207,7 +209,14 @@ class TableModel(EventDispatcher):
                 cb(out.message)
         self.refresh()
 
+    def retry_saving(self) -> None:
+        """Called every few seconds: write what the disk refused, and update the banner."""
+        if self.session is not None and not self.busy:
+            self.session.retry_saving()
+        self.storage_text = storage_notice(self.store)
+
     def refresh(self) -> None:
+        self.storage_text = storage_notice(self.store)
         s = self.session
         if s is None:
             return

@@ -29,7 +29,7 @@ def main() -> int:
     p.add_argument("--out", default="artifacts/screens")
     p.add_argument("--size", default="800x480")
     p.add_argument("--data", required=True)
-    p.add_argument("--script", default="game", choices=["game", "start", "resume"])
+    p.add_argument("--script", default="game", choices=["game", "start", "resume", "storage"])
     p.add_argument("--max-moves", type=int, default=2000)
     args = p.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
@@ -47,14 +47,19 @@ def main() -> int:
 
     frames = demo_pictures(args.game, count=2, size=(1152, 648))
     source = ReplaySource(frames[:1], loop=True, fps=4)
-    store = Store(Path(args.data) / "companion.sqlite3")
+    if args.script == "storage":
+        from companion.recovery import SafeStore
+
+        store = SafeStore(Path(args.data) / "companion.sqlite3")
+    else:
+        store = Store(Path(args.data) / "companion.sqlite3")
     app = CompanionApp(store=store, source=source, demo=True)
     scenes = iter(frames * 10_000)
     app.next_scene = lambda: source.show([next(scenes)])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     tag = f"{args.game}-{w}x{h}"
-    script = {"game": whole_game, "start": start_and_play, "resume": resume}[args.script]
+    script = {"game": whole_game, "start": start_and_play, "resume": resume, "storage": saving_paused}[args.script]
     steps = script(app, args, out, tag)
     failure: list[BaseException] = []
 
@@ -335,6 +340,41 @@ def whole_game(app, args, out, tag):
         print(json.dumps({"rss_mb": kb["VmRSS"] / 1024, "hwm_mb": kb["VmHWM"] / 1024}), flush=True)
     tap(find(app, "Home"))
     yield from wait_for(lambda: on(app, "home"), "home")
+
+
+def saving_paused(app, args, out, tag):
+    """The disk refuses writes mid-game: a banner says saving is paused; it goes once written."""
+    from kivy.uix.label import Label
+
+    from companion.recovery import writes_refused
+    from companion.session import SAVING_PAUSED
+
+    yield from start_game(app, args, out, tag, snap=False)
+    vm = app.vm
+
+    def banner():
+        return [w for w in widgets(app.sm.current_screen) if isinstance(w, Label)
+                and w.text.startswith(SAVING_PAUSED) and w.opacity > 0 and w.height > 0]
+
+    yield from wait_for(lambda: not vm.busy, "the starting look at the table", limit=100_000)
+    yield from settle(2)
+    assert not banner()
+    refusing = writes_refused(app.store, "read-only")
+    refusing.__enter__()
+    try:
+        before = len(vm.session.game.actions)
+        tap(find(app, "App draws" if vm.waiting_for_table else "Next move"))
+        yield from settle(6)
+        assert len(vm.session.game.actions) > before, vm.message
+        assert banner(), f"no saving-paused banner: {vm.storage_text!r}"
+        check_labels_fit(app, "game, saving paused")
+        shot(app, out, f"{tag}-13-saving-paused")
+    finally:
+        refusing.__exit__(None, None, None)
+    vm.retry_saving()
+    yield from settle(4)
+    assert not banner(), "the banner stayed after the changes were written"
+    assert app.store.load(vm.session.id).actions == vm.session.game.actions
 
 
 def start_and_play(app, args, out, tag):

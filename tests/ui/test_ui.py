@@ -82,3 +82,9 @@ def test_kill_9_mid_game_then_resume_from_the_home_screen(tmp_path):
     out = run(tmp_path, [game, "--data", data, "--out", str(SCREENS), "--script", "resume"])
     resumed = [Action.from_json(a) for a in out[-1]["actions"]]
     assert resumed[:len(confirmed)] == [Action.from_json(a) for a in confirmed]
+
+
+def test_saving_paused_is_on_the_game_screen_while_the_disk_refuses(tmp_path):
+    game = "highwayman" if "highwayman" in registry.available() else registry.available()[0]
+    run(tmp_path, [game, "--data", str(tmp_path / "data"), "--out", str(SCREENS), "--script", "storage"])
+    assert (SCREENS / f"{game}-800x480-13-saving-paused.png").stat().st_size > 5000
