@@ -142,16 +142,86 @@ def bigsur_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648
     return Scene(placements=tuple(placements), pack=pack, image_px=image_px, background="wood")
 
 
+def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
+    """The Roundabout grid as the engine knows it, centred on the table, cards turned as the
+    engine has them; a car on each reserved spot."""
+    from vision.synth import CAR_COLORS, Piece, Placement, Scene
+
+    w, h = 1000.0, 700.0
+    s = game.state
+    side = float(pack.card_size_mm[0])
+    cells = list(s.layout) + list(getattr(s, "cars", {}) or {})
+    if not cells:
+        return Scene(placements=(), pack=pack, image_px=image_px, background="wood")
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    # The grid grows in any direction from the centre card: centre what is there.
+    mid_x, mid_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    pitch = side + 0.5
+
+    def centre(cell: tuple[int, int]) -> tuple[float, float]:
+        return w / 2 + (cell[0] - mid_x) * pitch, h / 2 + (cell[1] - mid_y) * pitch
+
+    placements = [Placement(card, centre(cell), float(rotation)) for cell, (card, rotation) in sorted(s.layout.items())]
+    colours = list(CAR_COLORS)
+    pieces = [Piece("car", centre(cell), colours[player % len(colours)], 0.0)
+              for cell, player in sorted((getattr(s, "cars", {}) or {}).items())]
+    return Scene(placements=tuple(placements), pieces=tuple(pieces), pack=pack, image_px=image_px,
+                 background="wood")
+
+
+def monster_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
+    """The Monster Highway board as the engine knows it: its 50 mm grid from the play area's
+    corner (where vision counts cells from), Ground Zero, every tile laid, the Monster and cars."""
+    from vision.synth import CAR_COLORS, Piece, Placement, Scene
+
+    cat = game.catalog
+    cell_mm = float(cat.cell_mm)
+    s = game.state
+
+    def centre(cell: int) -> tuple[float, float]:
+        return (cell % cat.columns + 0.5) * cell_mm, (cell // cat.columns + 0.5) * cell_mm
+
+    board = dict(s.board)
+    zero = next((t for t, d in sorted(cat.tiles.items()) if d.kind == "ground zero"), None)
+    if zero is not None and cat.ground_zero not in board:
+        board[cat.ground_zero] = (zero, 0, 0)
+    placements = [Placement(tile, centre(cell), float(rotation)) for cell, (tile, rotation, _mask) in sorted(board.items())]
+    pieces = []
+    if s.monster is not None:
+        pieces.append(Piece("monster", centre(s.monster)))
+    colours = list(CAR_COLORS)
+    for player, cell in enumerate(s.cars):
+        if cell is not None and cell != s.monster:
+            pieces.append(Piece("car", centre(cell), colours[player % len(colours)]))
+    return Scene(placements=tuple(placements), pieces=tuple(pieces), pack=pack, image_px=image_px,
+                 background="wood")
+
+
+#: Games whose scripted table the demo draws, and the action kinds a player makes on the table
+#: (those are laid on the rendered table for the camera to read; the rest are entered by touch).
+TABLE_SCENES: dict[str, tuple[Any, frozenset[str]]] = {
+    "bigsur": (bigsur_scene, frozenset({"build"})),
+    "roundabout": (roundabout_scene, frozenset({"place", "reserve"})),
+    "monsterhighway": (monster_scene, frozenset({"place_tile", "dead_end"})),
+}
+
+
+def table_kinds(game: str) -> frozenset[str]:
+    """The actions of ``game`` the demo lays on the rendered table for the camera to read."""
+    return TABLE_SCENES[game][1] if game in TABLE_SCENES else frozenset()
+
+
 def render_table(record_json: dict[str, Any], size: tuple[int, int] = (1152, 648), seed: int = 7) -> Any:
-    """A picture of the table of the game in ``record_json`` (Big Sur only), made in the caller's
-    process: use :func:`render_table_isolated` from the app."""
+    """A picture of the table of the game in ``record_json`` (see :data:`TABLE_SCENES`), made in
+    the caller's process: use :func:`render_table_isolated` from the app."""
     from vision.pack import proxy_pack
     from vision.synth import render_scene
 
     game = Record.from_json(record_json).replay()
-    if game.name != "bigsur":
+    if game.name not in TABLE_SCENES:
         raise ValueError(f"no scripted table pictures for {game.name} yet")
-    image, _truth = render_scene(bigsur_scene(game, proxy_pack(game.name), image_px=size), seed=seed)
+    scene = TABLE_SCENES[game.name][0](game, proxy_pack(game.name), image_px=size)
+    image, _truth = render_scene(scene, seed=seed)
     return image
 
 
@@ -164,7 +234,7 @@ def render_table_isolated(record_json: dict[str, Any], size: tuple[int, int] = (
 
 def scripted_table_games() -> tuple[str, ...]:
     """Games whose demo shows the scripted game's own table to the camera."""
-    return ("bigsur",)
+    return tuple(TABLE_SCENES)
 
 
 def demo_pictures(game: str, *, count: int = 3, size: tuple[int, int] = (1152, 648)) -> list[Any]:

@@ -401,15 +401,20 @@ class GameScreen(Screen):
             vm.end_turn()
 
     def _demo_table_turn(self) -> None:
-        """Demo, Big Sur: the scripted player draws (entered as by touch), the cards they build
-        are laid on a rendered table, and the camera reads the builds like at a real table."""
+        """Demo (Big Sur, Roundabout, Monster Highway): the scripted player's other actions are
+        entered as by touch (draws, flips, dice), the plays made on the table (builds, placed
+        cards and tiles) are laid on a rendered table, and the camera reads them like at a real
+        table."""
+        from companion.session.demo import table_kinds
+
         vm = app().vm
         session = vm.session
         script = app().demo_script
         player = session.to_move()
         for _ in range(20):
             nxt = script.next_action(session.game)
-            if nxt is None or nxt.player != player or nxt.kind in ("build", "end_turn"):
+            kinds = table_kinds(session.game.name)
+            if nxt is None or nxt.player != player or nxt.kind in kinds or nxt.kind == "end_turn":
                 break
             if not vm.enter(nxt):
                 return
@@ -417,7 +422,7 @@ class GameScreen(Screen):
         planned = []
         for _ in range(20):
             nxt = script.next_action(after)
-            if nxt is None or nxt.player != player or nxt.kind != "build":
+            if nxt is None or nxt.player != player or nxt.kind not in table_kinds(session.game.name):
                 break
             after.push(nxt)
             planned.append(nxt)
@@ -427,7 +432,7 @@ class GameScreen(Screen):
         record = after.record().to_json()
         source = app().source
         vm.busy = True
-        vm.busy_text = "Demo: laying the built cards on the table..."
+        vm.busy_text = "Demo: laying the play on the table..."
         vm.progress = 0.1
 
         def work() -> None:
@@ -454,7 +459,7 @@ class GameScreen(Screen):
                 pick = next((a for a in planned if a in out.choices), None)
                 if pick is not None:
                     vm.enter(pick)  # the players answer "which payment?" as the script did
-                    vm.message = f"Camera read the build; payment chosen: {vm.message}"
+                    vm.message = f"Camera read the play; the script chose: {vm.message}"
             elif not out.ok:
                 self._demo_fallback(f"Camera: {out.message}")
 

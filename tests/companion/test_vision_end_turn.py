@@ -57,3 +57,39 @@ def test_a_rendered_build_is_read_and_recorded(tmp_path):
         assert s.game.state.seats[wanted.player].tableau == after.state.seats[wanted.player].tableau
     else:  # several ways to pay for the same card at the same end: the players are asked
         assert wanted in out.choices and set(out.choices) == set(same), out.message
+
+
+@pytest.mark.parametrize("game, kinds", [("roundabout", ("place",)), ("monsterhighway", ("place_tile",))])
+def test_the_demo_draws_the_scripted_table_and_the_recogniser_reads_the_play(tmp_path, game, kinds):
+    """The demo's rendered table of the game's own state is read back as the play just made."""
+    from companion.session.demo import render_table
+
+    if game not in registry.available():
+        pytest.skip(f"no {game} engine")
+    s = Session.new(Store(tmp_path / "db.sqlite3"), game, ["Ana", "Ben"], seed=2, app_draws_all=True,
+                    scanner=vision_scanner())
+    rng = random.Random(2)
+    choose = chooser_for(s.game)
+    wanted = None
+    for _ in range(400):  # until a table play is due with something already on the table
+        legal = s.game.legal_actions()
+        plays = [a for a in legal if a.kind in kinds and a.player == s.game.current_player()]
+        if plays and len(s.game.actions) > 12:
+            wanted = choose(s.game, plays, rng)
+            break
+        s.apply(choose(s.game, legal, rng))
+    assert wanted is not None
+    size = (2304, 1296)
+    start = s.baseline(s.capture(camera(render_table(s.game.record().to_json(), size)), sleep=lambda t: None))
+    assert start.ok, start.message
+    after = s._copy_game()
+    after.push(wanted)
+    out = s.end_turn(camera(render_table(after.record().to_json(), size)), sleep=lambda t: None)
+    assert out.ok, out.message
+    got = out.recorded[0]
+    assert got.kind == wanted.kind and got.player == wanted.player
+    if game == "roundabout":
+        assert s.game.state.layout == after.state.layout
+    else:
+        assert {c: t[0] for c, t in s.game.state.board.items()} == {c: t[0] for c, t in after.state.board.items()}
+        assert {c: t[2] for c, t in s.game.state.board.items()} == {c: t[2] for c, t in after.state.board.items()}

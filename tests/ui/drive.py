@@ -277,26 +277,27 @@ def whole_game(app, args, out, tag):
     yield from settle(1)
     tap(find(app, "Close", screen=False))
     yield from settle(4)
-    # Big Sur: whole turns through End turn, the builds laid on a rendered table and read by
-    # the real recogniser.
-    from companion.session.demo import scripted_table_games
+    # Big Sur, Roundabout, Monster Highway: whole turns through End turn, the plays laid on a
+    # rendered table of the scripted game and read by the real recogniser.
+    from companion.session.demo import scripted_table_games, table_kinds
 
     if args.game in scripted_table_games():
+        kinds = table_kinds(args.game)
         read = 0
-        for _turn in range(10):
+        for _turn in range(16):
             if vm.over or read >= 2:
                 break
-            builds = sum(1 for a in vm.session.game.actions if a.kind == "build")
+            plays = sum(1 for a in vm.session.game.actions if a.kind in kinds)
             tap(find(app, "End turn"))
             yield from settle(2)
             yield from wait_for(lambda: not vm.busy, "a scripted turn read by the camera", limit=200_000)
             yield from settle(6)
             yield from wait_for(lambda: not vm.busy, "a scripted turn read by the camera", limit=200_000)
-            if sum(1 for a in vm.session.game.actions if a.kind == "build") > builds and "builds" in vm.log_text:
+            if sum(1 for a in vm.session.game.actions if a.kind in kinds) > plays:
                 read += 1
                 if read == 1:
-                    shot(app, out, f"{tag}-05b-build-read")
-        assert read >= 1, f"no build was read from the table: {vm.message}"
+                    shot(app, out, f"{tag}-05b-play-read")
+        assert read >= 1, f"no play was read from the table: {vm.message}"
     # The rest of the game: scripted moves through the Next move / App draws buttons.
     moves = 0
     midgame_shot = False
