@@ -23,9 +23,12 @@ def probe(image: Any) -> Any:
     """A small grey float copy of a BGR frame."""
     import numpy as np  # here, not at the top: the kiosk's first screen should not wait for numpy
 
-    grey = image.mean(axis=2) if image.ndim == 3 else image.astype(np.float32)
-    step = max(1, grey.shape[1] // PROBE_WIDTH)
-    return np.asarray(grey[::step, ::step], dtype=np.float32)
+    # Subsample before averaging the colours: averaging a whole 2304x1296 frame first cost about
+    # 130 ms per frame, most of the end-turn budget, for pixels the probe then threw away.
+    step = max(1, image.shape[1] // PROBE_WIDTH)
+    small = image[::step, ::step]
+    grey = small.mean(axis=2, dtype=np.float32) if small.ndim == 3 else small
+    return np.asarray(grey, dtype=np.float32)
 
 
 def motion(a: Any, b: Any) -> float:
