@@ -109,6 +109,12 @@ def find(app, text, *, screen=True):
     return found[0]
 
 
+def popups_open(app):
+    from kivy.uix.modalview import ModalView
+
+    return [w for w in app.root_window.children if isinstance(w, ModalView)]
+
+
 def tap(widget):
     from kivy.tests.common import UnitTestTouch
 
@@ -277,6 +283,9 @@ def whole_game(app, args, out, tag):
     yield from settle(1)
     tap(find(app, "Close", screen=False))
     yield from settle(4)
+    # The menu fades out over a few frames; on a loaded machine a tap meant for the game screen
+    # could land on it meanwhile, so wait until it has left the window.
+    yield from wait_for(lambda: not popups_open(app), "the menu to close", limit=2000)
     # Big Sur, Roundabout, Monster Highway: whole turns through End turn, the plays laid on a
     # rendered table of the scripted game and read by the real recogniser.
     from companion.session.demo import scripted_table_games, table_kinds
