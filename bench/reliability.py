@@ -1,6 +1,6 @@
 """The reliability figures of docs/reliability.md: the long runs, measured.
 
-    .venv/bin/python bench/reliability.py [crash|frames|camera|buttons|backup|all] [--long] [--n N]
+    .venv/bin/python bench/reliability.py [crash|frames|camera|buttons|backup|catalogs|records|all] [--long] [--n N]
 
 Each part prints one JSON object (with the date, the count, and the outcome counts), so the docs
 can quote it. The same campaigns are what ``./dev.sh long`` asserts on; this script measures
@@ -137,9 +137,68 @@ def backup(n: int) -> dict[str, Any]:
             "play_ms_median_with_backup": round(statistics.median(with_backup) * 1000, 1) if with_backup else None}
 
 
+def catalogs(n: int) -> dict[str, Any]:
+    """``n`` mutated catalog files per game through its loader: refused (CatalogError) or loaded;
+    anything else is reported as the first crash of that game (Hypothesis stops there)."""
+
+    from tests.reliability import test_fuzz_loaders as fuzz
+
+    out: dict[str, Any] = {}
+    for game in fuzz.LOADERS:
+        out[game] = _fuzz_catalog(fuzz, game, n)
+    return {"examples_per_game": n, "by_game": out}
+
+
+def _fuzz_catalog(fuzz: Any, game: str, n: int) -> dict[str, Any]:
+    from hypothesis import HealthCheck, given, settings
+
+    fuzz.baseline(game)
+    seen: dict[str, Any] = {}
+
+    @settings(max_examples=n, suppress_health_check=list(HealthCheck), deadline=None, database=None)
+    @given(fuzz.catalog_case(game))
+    def run(case: tuple[str, str]) -> None:
+        result = fuzz.try_catalog(game, *case)
+        seen[result] = seen.get(result, 0) + 1
+
+    try:
+        run()
+    except AssertionError as exc:
+        seen["crash"] = str(exc).splitlines()[0][:200]
+    return seen
+
+
+def records(n: int) -> dict[str, Any]:
+    import json as json_
+
+    from hypothesis import HealthCheck, given, settings
+
+    from rules import RulesError
+    from tests.reliability import test_fuzz_records as fuzz
+
+    seen: dict[str, int] = {}
+
+    @settings(max_examples=n, suppress_health_check=list(HealthCheck), deadline=None, database=None)
+    @given(fuzz.record_like)
+    def run(data: dict[str, Any]) -> None:
+        record = fuzz.load_or_error(json_.dumps(data))
+        key = "refused"
+        if record is not None:
+            try:
+                record.replay()
+                key = "replayed"
+            except RulesError:
+                key = "loaded, replay refused"
+        seen[key] = seen.get(key, 0) + 1
+
+    run()
+    return {"examples": n, "outcomes": seen, "crashes": 0}
+
+
 #: part -> (function, quick size for ./dev.sh bench, long-run size with --long)
 PARTS = {"crash": (crash, 20, 1000), "frames": (frames, 300, 10_000), "camera": (camera, 15, 1000),
-         "buttons": (buttons, 2000, 20_000), "backup": (backup, 60, 60)}
+         "buttons": (buttons, 2000, 20_000), "backup": (backup, 60, 60), "catalogs": (catalogs, 50, 20_000),
+         "records": (records, 300, 100_000)}
 
 
 def main() -> None:
