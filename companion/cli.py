@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="The game-night table companion. With no command, starts the app.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--camera", metavar="SPEC",
+                        help="with no command: the camera to use (picamera2, cv2:N or file:PATH); "
+                             "overrides $COMPANION_CAMERA and the configuration file")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
