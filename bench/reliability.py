@@ -37,7 +37,9 @@ def crash(n: int) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as d:
         started = time.perf_counter()
-        stats = campaign.run(Path(d) / "companion.sqlite3", kills=n, seed=8)
+        stats = campaign.run(Path(d) / "companion.sqlite3", kills=n, seed=8, progress=lambda s: print(
+            f"{s.kills} kills, {s.mid_commit} inside a commit, {s.confirmed_actions} confirmed actions checked",
+            file=sys.stderr, flush=True))
         took = time.perf_counter() - started
     return {"kills": stats.kills, "killed_inside_commit": stats.mid_commit,
             "of_which_commit_was_durable": stats.landed, "confirmed_actions_checked": stats.confirmed_actions,

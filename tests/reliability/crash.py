@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,8 @@ def check(db: Path, confirmed: dict[int, list[Action]], digests: dict[int, dict[
                                            "position the app confirmed")
 
 
-def run(db: Path, *, kills: int, seed: int = 0, max_lines: int = 16) -> Campaign:
+def run(db: Path, *, kills: int, seed: int = 0, max_lines: int = 16,
+        progress: Callable[[Campaign], None] | None = None) -> Campaign:
     """SIGKILL the child ``kills`` times; raises CrashCheckFailed on the first thing lost."""
     rng = random.Random(seed)
     stats = Campaign()
@@ -134,6 +136,8 @@ def run(db: Path, *, kills: int, seed: int = 0, max_lines: int = 16) -> Campaign
             if child.stderr:
                 child.stderr.close()
         stats.kills += 1
+        if progress is not None and stats.kills % 50 == 0:
+            progress(stats)
         if "committing" in last:
             stats.mid_commit += 1
         before = {g: len(a) for g, a in confirmed.items()}
