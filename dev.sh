@@ -68,8 +68,9 @@ case "$cmd" in
     ;;
   test)
     setup
-    # The deploy tests check scripts with shellcheck and the unit file with systemd-analyze.
-    if command -v apt-get >/dev/null; then apt_install shellcheck systemd xvfb xauth || true; fi
+    # The deploy tests check scripts with shellcheck and the unit file with systemd-analyze; the
+    # security test traces what files the app writes with strace.
+    if command -v apt-get >/dev/null; then apt_install shellcheck systemd xvfb xauth strace || true; fi
     mkdir -p artifacts
     set +e
     need_display .venv/bin/python -m pytest -m "not slow" "$@"
