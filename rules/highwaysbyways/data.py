@@ -173,7 +173,7 @@ def _load_map(directory: str | Path | None) -> tuple[dict[str, Space], dict[str,
         raise CatalogError(f"{path}: field 'paths' must be a list of [space, space] pairs")
     links: dict[str, set[str]] = {s: set() for s in spaces}
     for i, pair in enumerate(raw_paths):
-        if not (isinstance(pair, list) and len(pair) == 2 and all(p in spaces for p in pair) and pair[0] != pair[1]):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p in spaces for p in pair) and pair[0] != pair[1]):
             raise CatalogError(f"{path}: paths[{i}]: must join two different known spaces, got {pair!r}")
         links[pair[0]].add(pair[1])
         links[pair[1]].add(pair[0])
