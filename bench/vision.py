@@ -21,7 +21,6 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import platform
 import resource
@@ -102,11 +101,6 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
     for i in range(scenes):
         rng = np.random.default_rng([seed, i])
         scene = random_scene(game, pack, rng, float(rng.uniform(0, 1)))
-        if game == "monsterhighway":
-            # vision.synth lays random pack cards on the board cells, 63x88 monster cards
-            # included, so they pile up; on the real board only the 50 mm tiles lie on cells.
-            tiles = tuple(p for p in scene.placements if tuple(pack.size_of(p.card_id)) == (50.0, 50.0))
-            scene = dataclasses.replace(scene, placements=tiles)
         frame, truth = render_scene(scene, seed=seed * 100_000 + i)
         try:
             obs = scan(frame, game, pack=pack, index=index, table=None)
@@ -210,11 +204,6 @@ def main() -> None:
             except ValueError as exc:
                 print(f"{kind:5} {game:15} skipped: {exc}")
                 continue
-            # vision.synth caches resized faces by card id, not by pack: a second pack with the same
-            # ids would be drawn with the first pack's faces unless the cache is emptied.
-            from vision.synth import render as synth_render
-
-            synth_render._FACES.clear()
             t0 = time.perf_counter()
             r = run_accuracy(game, pack, args.scenes, args.seed, args.max_occluded, args.verbose)
             dt = time.perf_counter() - t0

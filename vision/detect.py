@@ -31,10 +31,14 @@ EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 PIECE_STRENGTH = 2.5
 FAINT = 1.4  # a blob that differs from the cloth by less than this (times the threshold) is shading
 SHADOW = 0.5  # how much darker than the cloth a shadow may make it
+LIGHT = 0.4  # how much brighter than the cloth light may make a strongly coloured cloth ...
+SATURATED = 42.0  # ... whose chroma (Lab a, b distance from grey) is at least this; none for a
+MUTED = 32.0  # cloth at or below this (wood is about 31: pale cards on it must not pass for light)
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 BRIDGE_MM = 12  # gaps up to this wide inside a row of cards are bridged ...
+LOOSE_ALTERNATIVES = 6  # anchored lattices tried on a region no grid explains
 BRIDGE_SCORE = 0.85  # ... when the bridged region is a grid of cards this clean  # how far (as a fraction of a card) a row may be longer or shorter than n cards
 
 
@@ -60,6 +64,9 @@ class Region:
     colour_bgr: tuple[int, int, int]
     region: int
     faint: bool = False  # barely different from the cloth: likely light or shade, not an object
+    # no grid of cards explains the region (a hand or a shadow joined the cards): its cells are
+    # only hypotheses, and only those the recogniser is sure of count
+    loose: bool = False
 
 
 @dataclass
@@ -112,7 +119,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     sh, sw = small.shape[:2]
     keep = np.ones((sh, sw), np.float32)
     thresh = 9.0
-    for _ in range(3):
+    for step in range(3):
         bg = cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR)
         # the threshold comes from the cloth's own spread, lighter and darker alike (grain, weave,
         # noise); the mask then forgives darkening (shadows) up to SHADOW
@@ -123,7 +130,9 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         med = float(np.median(cloth))
         mad = float(np.median(np.abs(cloth - med))) + 1e-3
         thresh = max(9.0, med + 6.0 * 1.4826 * mad)
-        if thresh > TEXTURED:
+        # the first, coarse cloth model misses light falloff and shadows: judge whether the
+        # cloth is patterned only once the model follows them (a plain felt under a lamp is not)
+        if thresh > TEXTURED and step > 0:
             break
         covered = (_distance(small, bg) > thresh).astype(np.uint8)
         keep = 1.0 - cv2.dilate(covered, np.ones((3, 3), np.uint8)).astype(np.float32)
@@ -202,10 +211,17 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     # A shadow (a hand, a lamp, the camera arm) darkens the cloth without changing its colour:
     # darkening by up to SHADOW of the cloth's lightness is forgiven. Brighter than the cloth
     # (a white card) always counts. Lightness still counts for less than colour.
-    dl = np.where(dl < 0, np.minimum(0.0, dl + SHADOW * bg[:, :, 0]), dl)
+    # A strongly coloured cloth (red felt) in a pool of light keeps its colour too, only
+    # brighter: forgive brightening in proportion to the cloth's saturation, so a white card on
+    # a grey cloth (no colour to keep) still counts in full.
+    chroma = np.hypot(bg[:, :, 1] - 128.0, bg[:, :, 2] - 128.0)
+    vivid = np.clip((chroma - MUTED) / (SATURATED - MUTED), 0.0, 1.0)
+    dl = np.where(dl < 0, np.minimum(0.0, dl + SHADOW * bg[:, :, 0]), np.maximum(0.0, dl - LIGHT * vivid * bg[:, :, 0]))
     # in shade a colour also loses saturation about as much as it loses lightness: compare the
-    # colour with the cloth's colour dimmed by the same ratio (never by more than SHADOW allows)
-    ratio = np.clip(lab[:, :, 0] / np.maximum(bg[:, :, 0], 1.0), 1.0 - SHADOW, 1.0)
+    # colour with the cloth's colour dimmed by the same ratio (never by more than SHADOW allows),
+    # and in light it gains about as much
+    ratio = np.clip(lab[:, :, 0] / np.maximum(bg[:, :, 0], 1.0), 1.0 - SHADOW,
+                    1.0 + LIGHT * vivid)
     da = (lab[:, :, 1] - 128.0) - (bg[:, :, 1] - 128.0) * ratio
     db = (lab[:, :, 2] - 128.0) - (bg[:, :, 2] - 128.0) * ratio
     return np.sqrt(0.35 * dl**2 + da**2 + db**2)
@@ -333,6 +349,64 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
     return sorted(fits, key=lambda f: -f.score)
 
 
+def _anchored_grids(sub: np.ndarray, f1: float, f2: float, keys: Sequence[tuple[float, float]],
+                    px_per_mm: float) -> list[tuple[_GridFit, float, float, float, float]]:
+    """Card lattices of the true card size anchored at each corner of a region's frame, for a
+    region that no grid explains: a hand or a shadow touching a row stretches the region on one
+    side, but the cards' own edges still bound it on the others. Returns (fit, offset along u,
+    offset along v, lattice length along u, along v), best covered first."""
+    hh, ww = sub.shape
+    out: list[tuple[_GridFit, float, float, float, float]] = []
+    integral = cv2.integral((sub > 0).astype(np.uint8))
+    for key in keys:
+        short, long_ = key
+        for long_along_u in (True, False) if short != long_ else (True,):
+            cw, ch = (long_, short) if long_along_u else (short, long_)
+            cw, ch = cw * px_per_mm, ch * px_per_mm
+            nx, ny = max(1, int(f1 / cw + 0.15)), max(1, int(f2 / ch + 0.15))
+            if nx * ny > 400:
+                continue
+            seen: list[tuple[float, float]] = []
+            for ax in (0.0, f1 - nx * cw):
+                for ay in (0.0, f2 - ny * ch):
+                    if any(abs(ax - sx) < 0.1 * cw and abs(ay - sy) < 0.1 * ch for sx, sy in seen):
+                        continue
+                    seen.append((ax, ay))
+                    xs = np.clip(np.round(ax + cw * np.arange(nx + 1)).astype(int), 0, ww)
+                    ys = np.clip(np.round(ay + ch * np.arange(ny + 1)).astype(int), 0, hh)
+                    # covered pixels of every cell at once, from the integral image
+                    tot = (integral[ys[1:, None], xs[None, 1:]] - integral[ys[:-1, None], xs[None, 1:]]
+                           - integral[ys[1:, None], xs[None, :-1]] + integral[ys[:-1, None], xs[None, :-1]])
+                    cover = tot / (cw * ch)
+                    js, is_ = np.nonzero(cover >= CELL_COVER)
+                    if not len(js):
+                        continue
+                    score = float(cover[js, is_].clip(0, 1).mean()) * len(js) / (len(js) + 1)
+                    cells = tuple((int(i), int(j)) for j, i in zip(js, is_, strict=True))
+                    out.append((_GridFit(score, key, long_along_u, nx, ny, cells), ax, ay, nx * cw, ny * ch))
+    return sorted(out, key=lambda f: -f[0].score)
+
+
+def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
+                ) -> list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]]:
+    """Anchored card lattices (see _anchored_grids) in the region's edge frame and its
+    minimum-area rectangle frame, best first, with frames that _cells can place cells in."""
+    outline, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64)
+    out: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
+    for frame_ in (_edge_frame(comp, pts), _rect_frame(pts)):
+        if frame_ is None:
+            continue
+        o, fu, fv, f1, f2 = frame_
+        m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
+        sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
+                             flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        for g, ax, ay, g1, g2 in _anchored_grids(sub, f1, f2, size_keys, px_per_mm):
+            out.append((g, (o + fu * ax + fv * ay + np.array([x, y], np.float64), fu, fv, g1, g2)))
+    out.sort(key=lambda f: -f[0].score)
+    return out
+
+
 def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
           ) -> tuple[list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]], np.ndarray,
                      tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
@@ -420,7 +494,23 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if not fits:
             if faint:  # a patch of light or shade with no card shape: the cloth, not an object
                 continue
-            blobs.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
+            blob = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)
+            blobs.append(blob)
+            if area >= 1.3 * smallest:
+                # Cards may still be in there, joined by a hand or a shadow: propose card-sized
+                # cells anchored on the region's straight sides and let the recogniser decide.
+                loose = _loose_fits(comp, x, y, size_keys, px_per_mm)
+                tried: list[list[Candidate]] = []
+                for g, fr in loose:
+                    cells = _cells(g, fr, lab, px_per_mm)
+                    if cells and not any(_same_cells(cells, t) for t in tried):
+                        tried.append(cells)
+                    if len(tried) >= LOOSE_ALTERNATIVES:
+                        break
+                if tried:
+                    regions[lab] = dataclasses.replace(blob, loose=True)
+                    candidates += tried[0]
+                    alternatives[lab] = tried[1:]
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
                                            faint=faint)
@@ -432,6 +522,14 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         candidates += ranked[0]
         alternatives[lab] = ranked[1:]
     return Detection(candidates, blobs, pieces, regions, top, mask, alternatives)
+
+
+def _same_cells(a: list[Candidate], b: list[Candidate], tol_mm: float = 6.0) -> bool:
+    """Two splits that put the same cells in the same places (to within a few mm)."""
+    if len(a) != len(b) or a[0].size_key != b[0].size_key:
+        return False
+    pb = np.array([c.center_mm for c in b])
+    return all(float(np.hypot(*(pb - np.array(c.center_mm)).T).min()) < tol_mm for c in a)
 
 
 def _cells(fit: _GridFit, frame_: tuple[np.ndarray, np.ndarray, np.ndarray, float, float], lab: int,

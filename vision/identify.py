@@ -46,6 +46,7 @@ ACCEPT = 0.62
 REJECT = 0.45
 MARGIN = 0.08
 DIFFER_RATIO = 0.3  # where two designs differ, the right one must fit about 3x better
+QUARTER = 0.2  # every textured quarter of a sure match must correlate at least this well
 SYMMETRIC = 0.93  # a face whose turned copy correlates this well with itself is symmetric
 
 
@@ -349,6 +350,10 @@ class CardIndex:
                 period = 360 // sym
                 score, margin = rival[0], max(needed, 0.02)
         status = "sure" if score >= ACCEPT and margin >= max(needed, 0.02) else "unknown" if score < REJECT else "unsure"
+        if status == "sure" and _weakest_quarter(crop, loc, sc.fine[e]) < QUARTER:
+            # the whole face fits, but some quarter of it does not: half a card beside a hand or
+            # a smooth picture matched by a patch of skin and cloth. Let the players check it.
+            status = "unsure"
         rotation = (angle_deg + rot) % 360
         rotation = rotation % period if sym > 1 else rotation
         return Match(status, cid if status != "unknown" else None, float(rotation), score, float(margin),
@@ -417,6 +422,21 @@ def _where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: n
     ea = float(((win - an) ** 2).sum(axis=2)[mask].mean())
     eb = float(((win - bn) ** 2).sum(axis=2)[mask].mean())
     return ea / max(eb, 1e-6)
+
+
+def _weakest_quarter(crop: np.ndarray, loc: Sequence[int], face: np.ndarray) -> float:
+    """The worst correlation between a quarter of the face and the same quarter of the crop
+    where the template fitted; quarters of the face with no texture to speak of are skipped."""
+    h, w = face.shape[:2]
+    win = crop[loc[1]:loc[1] + h, loc[0]:loc[0] + w]
+    worst = 1.0
+    for ys in (slice(0, h // 2), slice(h // 2, h)):
+        for xs in (slice(0, w // 2), slice(w // 2, w)):
+            q = face[ys, xs]
+            if float(q.std(axis=(0, 1)).max()) < 4.0:
+                continue
+            worst = min(worst, _ncc(win[ys, xs], q))
+    return worst
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:

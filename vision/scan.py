@@ -125,7 +125,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 best = tried
         by_region[region] = best
     for region, found in by_region.items():
-        if all(m.status == "unknown" for _, m in found) and det.regions[region].faint:
+        if det.regions[region].loose:
+            # cells guessed inside a region no grid explains (the region is already reported as
+            # unknown): a match there was once a wrong card or a phantom in 5 of 100 scenes, so
+            # it is only listed for the players to check, never counted
+            found = [(c, m) for c, m in found if m.status != "unknown"]
+            for _, m in found:
+                obs.unsure.append(_item(m, index))
+            continue
+        elif all(m.status == "unknown" for _, m in found) and det.regions[region].faint:
             continue  # card-shaped light or shade on the cloth, and no card of the pack
         if all(m.status == "unknown" for _, m in found) and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),

@@ -95,7 +95,17 @@ def test_big_sur_tableaus_match_the_laid_out_rows():
     obs = scan(frame, "bigsur", pack=pack)
     for seat, row in scene.layout["tableaus"].items():
         assert obs.layout["tableaus"][seat]["cards"] == [c["id"] for c in row], seat
-    assert obs.layout["draw_row"] == scene.layout["draw_row"]
+    # the draw row holds Big Sur's look-alike designs (same picture, another bonus symbol): a
+    # card may be held back as unsure, but the row never shows a wrong card or a wrong order,
+    # and a card held back is listed for the players where it lies
+    want = scene.layout["draw_row"]
+    got = obs.layout["draw_row"]
+    assert got == [c for c in want if c in got]
+    centres = {t.id: t.center_mm for t in _truth.items}
+    for c in want:
+        if c not in got:
+            assert any(near(u.center_mm, centres[c], 10) for u in obs.unsure), c
+    assert len(want) - len(got) <= 1
 
 
 def test_roundabout_grid_matches_the_laid_out_grid():
@@ -139,3 +149,15 @@ def test_scans_reuse_the_learned_index():
     first = index_for_pack(pack)
     scan(frame, "highwaysbyways", pack=pack)
     assert index_for_pack(pack) is first
+
+
+def test_a_lamp_and_a_shadow_on_red_felt_do_not_hide_the_cards():
+    """A noisy red felt lit in one corner and shaded across the middle was once judged a
+    patterned cloth from the first, coarse cloth model, and the lit felt became one region with
+    the cards: 10 of 25 cards were found. The scene is the bench's (seed 1, scene 5)."""
+    pack = proxy_pack("bigsur")
+    rng = np.random.default_rng([1, 5])
+    scene = random_scene("bigsur", pack, rng, float(rng.uniform(0, 1)))
+    frame, truth = render_scene(scene, seed=100_005)
+    obs = scan(frame, "bigsur", pack=pack)
+    check_against_truth(obs, truth, recall=0.9)
