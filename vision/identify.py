@@ -46,7 +46,9 @@ ACCEPT = 0.62
 REJECT = 0.45
 MARGIN = 0.08
 DIFFER_RATIO = 0.3  # where two designs differ, the right one must fit about 3x better
-QUARTER = 0.2  # every textured quarter of a sure match must correlate at least this well
+QUARTER = 0.2  # every textured quarter of a sure match must correlate at least this well ...
+QUARTER_CHECKED = 0.8  # ... when the whole face correlates less than this (one bad quarter of four
+# cannot leave a higher score)
 SYMMETRIC = 0.93  # a face whose turned copy correlates this well with itself is symmetric
 
 
@@ -350,7 +352,7 @@ class CardIndex:
                 period = 360 // sym
                 score, margin = rival[0], max(needed, 0.02)
         status = "sure" if score >= ACCEPT and margin >= max(needed, 0.02) else "unknown" if score < REJECT else "unsure"
-        if status == "sure" and _weakest_quarter(crop, loc, sc.fine[e]) < QUARTER:
+        if status == "sure" and score < QUARTER_CHECKED and _weakest_quarter(crop, loc, sc.fine[e]) < QUARTER:
             # the whole face fits, but some quarter of it does not: half a card beside a hand or
             # a smooth picture matched by a patch of skin and cloth. Let the players check it.
             status = "unsure"
