@@ -57,6 +57,12 @@ def wait_still(source: Any, *, needed: int = 1, threshold: float = 4.0, max_fram
     polls = 0
     while True:
         frame = source.latest()
+        if frame is None and getattr(source, "state", None) == "lost":
+            # The camera's own watchdog has already said it is gone: tell the table now instead of
+            # polling for seconds (it reconnects by itself; the next scan will find it back).
+            reason = getattr(source, "lost_reason", None)
+            raise NoCamera("the camera is not giving pictures" + (f" ({reason})" if reason else "")
+                           + ": check its cable, then scan again")
         if frame is None or frame.index == last_index:
             polls += 1
             if polls > max_polls:

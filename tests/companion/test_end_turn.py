@@ -75,6 +75,19 @@ def test_no_frames_is_a_camera_error():
         wait_still(Frames([]), max_polls=3, sleep=lambda s: None)
 
 
+def test_a_camera_its_watchdog_reports_lost_is_a_camera_error_at_once():
+    """End turn must not poll for seconds when the camera has already said it is gone."""
+    polls = []
+    lost = SimpleNamespace(latest=lambda: None, state="lost", lost_reason="reads keep failing")
+    with pytest.raises(NoCamera, match="reads keep failing"):
+        wait_still(lost, max_polls=500, sleep=polls.append)
+    assert polls == []
+    starting = SimpleNamespace(latest=lambda: None, state="starting", lost_reason=None)
+    with pytest.raises(NoCamera):
+        wait_still(starting, max_polls=3, sleep=polls.append)
+    assert len(polls) == 3  # a camera still starting is given its polls
+
+
 # ---------------------------------------------------------------- diff
 def test_diff_sees_added_removed_and_moved_cards():
     d = diff([item("a1", 0), item("b2", 100), item("c3", 200)],
