@@ -85,7 +85,8 @@ case "$cmd" in
     ;;
   bench)
     setup
-    for b in bench/*.py; do say "$b"; .venv/bin/python "$b" "$@"; done
+    # One-core figures: NumPy/OpenCV must not spread their maths over the other core.
+    for b in bench/*.py; do say "$b"; OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 .venv/bin/python "$b" "$@"; done
     ;;
   run)
     setup
