@@ -181,6 +181,9 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
     sample = pix[rng.choice(len(pix), size=min(len(pix), 12000), replace=False)].astype(np.float32)
     k = 10
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    # kmeans++ draws from OpenCV's process-wide generator: seed it, so the same frame always gives
+    # the same scan whatever ran before (a scan must not depend on history).
+    cv2.setRNGSeed(0x5CA9)
     _, _, centres = cv2.kmeans(sample * weights, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
     d = _centre_distances(pix * weights, centres)
     nearest = d.argmin(axis=1).reshape(hh, hw)

@@ -161,3 +161,16 @@ def test_a_lamp_and_a_shadow_on_red_felt_do_not_hide_the_cards():
     frame, truth = render_scene(scene, seed=100_005)
     obs = scan(frame, "bigsur", pack=pack)
     check_against_truth(obs, truth, recall=0.9)
+
+
+def test_a_scan_does_not_depend_on_what_ran_before():
+    """The same frame gives the same observation whatever state OpenCV's shared random generator
+    was left in (kmeans++ on patterned cloth draws from it: the full suite once saw a route vanish)."""
+    import cv2
+
+    pack, _, frame, _ = scene_for("highwayman", 5, 0.2)
+    seen = []
+    for seed in (1, 2, 7919):
+        cv2.setRNGSeed(seed)
+        seen.append(scan(frame, "highwayman", pack=pack).layout)
+    assert seen[0] == seen[1] == seen[2]
