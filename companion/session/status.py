@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -73,9 +74,87 @@ def _highwaysbyways(game: Any) -> list[str]:
         lines.append(s.turn.event_note)
     mover = game.current_player()
     if mover is not None and s.markers and mover < len(s.markers):
-        todo = s.markers[mover]
-        lines.append(f"{game.players[mover]}: byways still to drive: {len(todo)}.")
+        driven, total = len(s.driven[mover]), len(s.driven[mover]) + len(s.markers[mover])
+        lines.append(f"{game.players[mover]}: {driven} of {total} byways driven.")
     return lines
+
+
+@dataclass(frozen=True)
+class BywayEntry:
+    """One byway on a player's checklist, in the engine's words: ``done`` spaces of ``len(route)``
+    driven in one go so far; ``state`` is "driven", "driving" (part-way) or "to drive"."""
+
+    id: str
+    name: str
+    colour: str
+    region: str
+    route: tuple[str, ...]
+    state: str
+    done: int
+
+    @property
+    def label(self) -> str:
+        ends = f"{self.route[0]} to {self.route[-1]}" if self.route else ""
+        return f"{self.name} ({self.colour}, {self.region}: {ends}, {len(self.route)} spaces)"
+
+    @property
+    def progress(self) -> str:
+        if self.state == "driving":
+            return f"driving: {self.done} of {len(self.route)} spaces"
+        return self.state
+
+
+@dataclass(frozen=True)
+class BywayChecklist:
+    """A player's byways: the ones still marked (to drive or part-way) and the ones driven.
+    Byways whose Travel Marker was removed at the end of planning need no driving and are left
+    out; ``dropped`` counts them."""
+
+    seat: int
+    player: str
+    entries: tuple[BywayEntry, ...]
+    dropped: int
+
+    @property
+    def driven(self) -> int:
+        return sum(1 for e in self.entries if e.state == "driven")
+
+    @property
+    def summary(self) -> str:
+        return f"{self.player}: {self.driven} of {len(self.entries)} byways driven"
+
+
+def byway_checklists(game: Any) -> list[BywayChecklist]:
+    """Highways & Byways: every player's byway checklist with progress; [] for other games (or an
+    engine whose insides no longer fit this reader)."""
+    if getattr(game, "name", None) != "highwaysbyways":
+        return []
+    try:
+        return [_checklist(game, p) for p in range(len(game.players))]
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+        return []
+
+
+def _checklist(game: Any, p: int) -> BywayChecklist:
+    s, cat = game.state, game.cat
+    entries = []
+    for bw in s.driven[p]:
+        entries.append(_entry(cat, bw, "driven", len(cat.byways[bw].spaces)))
+    for bw in s.markers[p]:
+        tracked = s.progress[p].get(bw)
+        if tracked is not None:
+            entries.append(_entry(cat, bw, "driving", int(tracked[1])))
+        else:
+            entries.append(_entry(cat, bw, "to drive", 0))
+    # Red before blue, then by name: the order of the cards in front of the player.
+    entries.sort(key=lambda e: (e.colour != "red", e.name))
+    return BywayChecklist(p, game.players[p], tuple(entries), len(s.dropped[p]))
+
+
+def _entry(cat: Any, bw: str, state: str, done: int) -> BywayEntry:
+    b = cat.byways[bw]
+    region = cat.spaces[b.spaces[0]].region if b.spaces else ""
+    return BywayEntry(b.id, b.name, b.color, region, tuple(b.spaces), state, done)
 
 
 def _highwayman(game: Any) -> list[str]:

@@ -25,7 +25,7 @@ from .viewmodel import TableModel
 
 KV_DIR = Path(__file__).with_name("kv")
 KV_FILES = ("common.kv", "home.kv", "players.kv", "setup.kv", "game.kv", "entry.kv", "rules.kv",
-            "end.kv", "history.kv")
+            "byways.kv", "end.kv", "history.kv")
 
 
 #: How often writes held in memory are tried again.
@@ -68,7 +68,8 @@ class CompanionApp(App):
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
         sm = ScreenManager(transition=FadeTransition(duration=0.15))
         for cls in (screens.HomeScreen, screens.PlayersScreen, screens.SetupScreen, screens.GameScreen,
-                    screens.EntryScreen, screens.RulesScreen, screens.EndScreen, screens.HistoryScreen):
+                    screens.EntryScreen, screens.RulesScreen, screens.BywaysScreen, screens.EndScreen,
+                    screens.HistoryScreen):
             sm.add_widget(cls())
         self.sm = sm
         if self.controls is not None and hasattr(self.controls, "show_turn"):

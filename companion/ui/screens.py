@@ -582,6 +582,50 @@ class EntryItem(Button):
     index = NumericProperty(0)
 
 
+# ---------------------------------------------------------------------- byway checklists
+#: Text colour of a byway's progress on the checklist.
+PROGRESS_RGBA = {"driven": (0.5, 0.95, 0.5, 1), "driving": (1, 0.85, 0.35, 1), "to drive": (0.8, 0.8, 0.8, 1)}
+
+
+class BywaysScreen(Screen):
+    """Highways & Byways: every player's byways with done / part-way / not yet (the session's
+    status.byway_checklists), scrollable."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(name="byways", **kw)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        vm = app().vm
+        vm.refresh()
+        self.rebuild(vm.byways, vm.session.seats if vm.session is not None else [])
+
+    def rebuild(self, checklists: list[Any], seats: list[Any]) -> None:
+        box = self.ids.lists
+        box.clear_widgets()
+        u = app().u
+        for checklist in checklists:
+            colour = seats[checklist.seat].colour if checklist.seat < len(seats) else ""
+            dropped = f"  ({checklist.dropped} removed at planning)" if checklist.dropped else ""
+            box.add_widget(_wrapped(f"[b]{checklist.summary}[/b]{dropped}", font_size=u * 21, min_height=u * 34,
+                                    color=rgba(colour), markup=True))
+            if not checklist.entries:
+                box.add_widget(_wrapped("No byways yet: the planning draft deals them.", font_size=u * 17,
+                                        min_height=u * 28))
+            for entry in checklist.entries:
+                row = Row(size_hint_y=None, height=u * 30)
+                name = _wrapped(entry.label, font_size=u * 17, min_height=u * 30)
+                name.size_hint_x = 0.7
+                name.bind(height=lambda w, h, r=row: setattr(r, "height", max(h, u * 30)))
+                row.add_widget(name)
+                state = Label(text=entry.progress, font_size=u * 17, bold=entry.state != "to drive",
+                              color=PROGRESS_RGBA.get(entry.state, (1, 1, 1, 1)), size_hint_x=0.3,
+                              halign="right", valign="top", size_hint_y=None, height=u * 30,
+                              pos_hint={"top": 1})
+                state.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+                row.add_widget(state)
+                box.add_widget(row)
+
+
 # ---------------------------------------------------------------------- rules reference
 class RulesScreen(Screen):
     def __init__(self, **kw: Any) -> None:
@@ -589,11 +633,11 @@ class RulesScreen(Screen):
 
 
 # ---------------------------------------------------------------------- end of game
-def _wrapped(text: str, *, font_size: float, min_height: float) -> Label:
+def _wrapped(text: str, *, font_size: float, min_height: float, **kw: Any) -> Label:
     """A left-aligned label that wraps to its width and grows to its lines, so a long breakdown
     line ("Roundabout at point (3, -1): +1, +2 for arrows") reads in full on the 7-inch screen."""
     label = Label(text=text, font_size=font_size, size_hint_y=None, height=min_height, halign="left",
-                  valign="top")
+                  valign="top", **kw)
     # A little room on the right keeps the last word clear of the scroll bar.
     label.bind(width=lambda w, width: setattr(w, "text_size", (max(1.0, width - font_size * 0.8), None)),
                texture_size=lambda w, size: setattr(w, "height", max(min_height, size[1])))

@@ -16,6 +16,7 @@ from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 
 from companion.session import Outcome, Session, SessionError, picture, storage_notice
+from companion.session.status import byway_checklists
 from companion.store import Seat, Store
 
 COLOUR_RGBA = {
@@ -50,6 +51,8 @@ class TableModel(EventDispatcher):
     over = BooleanProperty(False)
     reference_text = StringProperty("")
     status_text = StringProperty("")
+    #: Highways & Byways: each player's byway checklist (status.BywayChecklist), [] otherwise.
+    byways = ListProperty([])
     #: Monster Highway: the board picture from the engine (PNG bytes), None for other games.
     board_picture = ObjectProperty(None, allownone=True)
     #: Actions offered when the picture fits several plays (the entry screen shows them).
@@ -223,6 +226,7 @@ class TableModel(EventDispatcher):
         self.title = s.title
         self.prompt = s.prompt()
         self.status_text = "\n".join(s.status())
+        self.byways = byway_checklists(s.game)
         self.board_picture = s.board_picture()
         self.over = s.over
         self.can_undo = s.can_undo()

@@ -310,6 +310,7 @@ def whole_game(app, args, out, tag):
     # The rest of the game: scripted moves through the Next move / App draws buttons.
     moves = 0
     midgame_shot = False
+    byways_seen = False
     while not vm.over:
         if app.sm.current != "game":
             raise AssertionError(f"left the game screen for {app.sm.current}: {vm.message}")
@@ -327,6 +328,11 @@ def whole_game(app, args, out, tag):
             midgame_shot = True
         if moves > args.max_moves:
             raise AssertionError(f"no end after {moves} moves")
+        if not byways_seen and not vm.over and any(c.driven for c in vm.byways):
+            yield from byway_checklists(app, out, tag)
+            byways_seen = True
+    if args.game == "highwaysbyways":
+        assert byways_seen, "the byway checklists were never shown with a byway driven"
     yield from wait_for(lambda: on(app, "end"), "end screen", limit=200)
     yield from settle(8)
     check_labels_fit(app, "end")
@@ -350,6 +356,29 @@ def whole_game(app, args, out, tag):
         print(json.dumps({"rss_mb": kb["VmRSS"] / 1024, "hwm_mb": kb["VmHWM"] / 1024}), flush=True)
     tap(find(app, "Home"))
     yield from wait_for(lambda: on(app, "home"), "home")
+
+
+def byway_checklists(app, out, tag):
+    """Highways & Byways: the Byways button shows every player's byways with their progress."""
+    from kivy.uix.label import Label
+
+    vm = app.vm
+    yield from settle(3)
+    tap(find(app, "Byways"))
+    yield from wait_for(lambda: on(app, "byways"), "byways screen")
+    yield from settle(8)
+    texts = [w.text for w in widgets(app.sm.current_screen) if isinstance(w, Label)]
+    for checklist in vm.byways:
+        assert any(checklist.summary in t for t in texts), f"no heading for {checklist.player}: {texts[:8]}"
+        for entry in checklist.entries:
+            assert entry.label in texts, f"{entry.label!r} is not listed"
+    assert "driven" in texts and ("to drive" in texts or any(t.startswith("driving:") for t in texts))
+    check_labels_fit(app, "byways")
+    check_nothing_shortened(app, "byways")
+    shot(app, out, f"{tag}-09b-byways")
+    tap(find(app, "Back"))
+    yield from wait_for(lambda: on(app, "game"), "game screen")
+    yield from settle(3)
 
 
 def saving_paused(app, args, out, tag):
