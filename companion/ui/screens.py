@@ -21,6 +21,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
 
 from companion.session import COLOURS, EDGES, SessionError, guide
 from companion.store import Seat
@@ -287,22 +288,52 @@ def _option_label(game: str, key: str) -> str:
 
 # ---------------------------------------------------------------------- guided setup
 class SetupScreen(Screen):
-    steps = ListProperty([])
-    index = NumericProperty(0)
+    """The set-up one step at a time (session.guides.SetupGuide walks it; this only shows it)."""
+
+    step_title = StringProperty("")
+    step_text = StringProperty("")
+    progress = StringProperty("")
+    fraction = NumericProperty(0)
+    first = BooleanProperty(True)
+    last = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(name="setup", **kw)
+        self.guide: Any = None
 
     def on_pre_enter(self, *args: Any) -> None:
-        self.steps = app().vm.session.setup_steps()
-        self.index = 0
+        self.guide = app().vm.setup_guide()
+        self.show()
 
-    def step(self, delta: int) -> None:
-        nxt = self.index + delta
-        if nxt >= len(self.steps):
+    def show(self) -> None:
+        g = self.guide
+        self.step_title, self.step_text, self.progress = g.step.title, g.step.text, g.progress
+        self.fraction = (g.index + 1) / len(g.steps)
+        self.first, self.last = g.is_first, g.is_last
+        box = self.ids.who
+        box.clear_widgets()
+        u = app().u
+        colours = {s.name: s.colour for s in app().vm.session.seats}
+        for i, name in enumerate(g.step.players):
+            label = Label(text=name + ("  >" if i + 1 < len(g.step.players) else ""), bold=True, font_size=u * 20,
+                          color=rgba(colours.get(name, "")), size_hint_x=None)
+            label.bind(texture_size=lambda w, size: setattr(w, "width", size[0]))
+            box.add_widget(label)
+        if g.step.players:
+            box.add_widget(Widget())  # the names from the left, in the order they act
+
+    def next(self) -> None:
+        if self.guide.next():
             self.manager.current = "game"
-        elif nxt >= 0:
-            self.index = nxt
+        else:
+            self.show()
+
+    def back(self) -> None:
+        try:
+            self.guide.back()
+        except SessionError:
+            return  # the Back button is disabled on the first step; a stray tap changes nothing
+        self.show()
 
 
 # ---------------------------------------------------------------------- the game

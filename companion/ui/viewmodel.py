@@ -16,6 +16,7 @@ from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 
 from companion.session import Outcome, Session, SessionError, picture, storage_notice
+from companion.session.guides import SetupGuide, setup_guide
 from companion.session.status import byway_checklists
 from companion.store import Seat, Store
 
@@ -103,6 +104,13 @@ class TableModel(EventDispatcher):
         self.session = None
         self.choices = []
         self.message = ""
+
+    def setup_guide(self) -> SetupGuide:
+        """The set-up of the game just started, one step at a time, naming its players."""
+        s = self.session
+        if s is None:
+            raise SessionError("no game is started: there is nothing to set up")
+        return setup_guide(s.guide, list(s.game.players), dict(s.game.options), s.first_player())
 
     # ------------------------------------------------------------------ actions
     def enter(self, action: Any) -> bool:

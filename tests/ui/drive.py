@@ -211,15 +211,42 @@ def start_game(app, args, out, tag, snap=True):
     tap(find(app, "Start the game"))
     yield from wait_for(lambda: on(app, "setup"), "setup screen")
     yield from settle(8)
-    if snap:
-        shot(app, out, f"{tag}-03-setup")
-    while app.sm.current == "setup":
-        button = find(app, "Play!") if app.sm.current_screen.index + 1 >= len(app.sm.current_screen.steps) \
-            else find(app, "Done, next")
-        tap(button)
-        yield from settle(2)
+    yield from setup_steps(app, out, tag, snap)
     yield from wait_for(lambda: on(app, "game"), "game screen")
     yield from settle(10)
+
+
+def setup_steps(app, out, tag, snap):
+    """The guided set-up: one step at a time, "Step n of m", Back and Next by touch, each step
+    readable at the window size and naming its players."""
+    from kivy.uix.label import Label
+
+    screen = app.sm.current_screen
+    guide = screen.guide
+    total = len(guide.steps)
+
+    def shown():
+        return [w.text for w in widgets(screen) if isinstance(w, Label) and w.opacity > 0]
+
+    assert f"Step 1 of {total}" in shown() and guide.steps[0].text in shown()
+    if total > 1:
+        tap(find(app, "Next"))
+        yield from settle(2)
+        assert f"Step 2 of {total}" in shown() and guide.steps[1].text in shown(), shown()
+        tap(find(app, "Back"))
+        yield from settle(2)
+        assert f"Step 1 of {total}" in shown() and guide.steps[0].text in shown(), shown()
+    for i, step in enumerate(guide.steps):
+        assert guide.index == i and step.text in shown() and step.title in shown()
+        for name in step.players:
+            assert name in [t.rstrip(" >") for t in shown()], f"{step.title}: {name} is not named on screen"
+        if snap:
+            check_labels_fit(app, f"setup step {i + 1}")
+            check_nothing_shortened(app, f"setup step {i + 1}")
+            shot(app, out, f"{tag}-03-setup" + (f"-{i + 1}" if i else ""))
+        tap(find(app, "Play!" if i == total - 1 else "Next"))
+        yield from settle(2)
+    assert app.sm.current != "setup" or app.sm.transition.is_active
 
 
 # ---------------------------------------------------------------------- scripts
