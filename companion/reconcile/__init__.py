@@ -6,6 +6,8 @@ moved without a reason is reported so the players can fix the table. Each game m
 ``companion.reconcile.<game>`` with ``candidates(game, diff, observation, context) -> list[Action]``
 (actions built from the picture, legal or not, so the engine can give its exact reason; ``context``
 holds the table edge of each seat as ``edges``); without one, the generic matcher below is used.
+A module may also say which vanished cards a new one now covers (``covered(game, diff,
+observation) -> set[str]``): those are not reported as gone.
 
 Observations are read by attribute (``items``, each with ``id``, ``rotation``, ``center_mm``), so
 this module does not import the vision package.
@@ -152,6 +154,9 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
         reading.candidates = list(module.candidates(game, d, observation, {"edges": list(edges)}))
     else:
         reading.candidates = generic_candidates(game, d)
+    if module is not None and hasattr(module, "covered"):
+        # Cards laid on a pile hide the one below (Highwayman's routes): not gone, covered.
+        explained |= set(module.covered(game, d, observation))
     for gone in d.removed:
         if gone.id in explained:
             continue

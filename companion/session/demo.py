@@ -197,12 +197,53 @@ def monster_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 64
                  background="wood")
 
 
+#: The gap (mm) between two Highwayman route piles lying side by side across the table.
+ROUTE_GAP_MM = 30.0
+
+
+def route_slot(game: Any, route: str, table: tuple[float, float] = (1000.0, 700.0)) -> tuple[float, float]:
+    """Where a Highwayman route's pile lies: every route has its own place in a row across the
+    middle of the table (in the pack's route order), so a pile never moves when another starts."""
+    w, h = table
+    routes = list(game.pack.routes)
+    cw = float(game.pack.size_mm[0])
+    i = routes.index(route)
+    return w / 2 + (i - (len(routes) - 1) / 2) * (cw + ROUTE_GAP_MM), h / 2
+
+
+def highwayman_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
+    """The Highwayman routes as the engine knows them: each started route's pile in its place,
+    only its top card showing (a LONDON card, the stage reached, a Highwayman or a Bow Street
+    Runner), which is what vision.layout reads as the route's visible top card."""
+    from vision.synth import Placement, Scene
+
+    placements = [Placement(pile[-1], route_slot(game, route), 0.0)
+                  for route, pile in sorted(game.state.routes.items()) if pile]
+    return Scene(placements=tuple(placements), pack=pack, image_px=image_px, background="wood")
+
+
+def highwaysbyways_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
+    """Highways & Byways as vision.layout reads it: the Construction card in the current slot
+    (the last one Player 1 drew this round), alone in the middle of the table. The map, the cars
+    and the event hands are not read by the recogniser, so they are not drawn."""
+    from vision.synth import Placement, Scene
+
+    slots = list(game.state.slots)
+    placements = (Placement(slots[-1], (500.0, 350.0), 0.0),) if slots else ()
+    return Scene(placements=placements, pack=pack, image_px=image_px, background="wood")
+
+
 #: Games whose scripted table the demo draws, and the action kinds a player makes on the table
 #: (those are laid on the rendered table for the camera to read; the rest are entered by touch).
 TABLE_SCENES: dict[str, tuple[Any, frozenset[str]]] = {
     "bigsur": (bigsur_scene, frozenset({"build"})),
     "roundabout": (roundabout_scene, frozenset({"place", "reserve"})),
     "monsterhighway": (monster_scene, frozenset({"place_tile", "dead_end"})),
+    # A play is a card laid on its route's pile (a Highwayman may come from any seat).
+    "highwayman": (highwayman_scene, frozenset({"play"})),
+    # No player action of Highways & Byways shows as a card the recogniser reads: moves are on
+    # the map, event cards stay in hand. The camera sees the Construction card the app drew.
+    "highwaysbyways": (highwaysbyways_scene, frozenset()),
 }
 
 

@@ -432,7 +432,8 @@ class GameScreen(Screen):
             vm.end_turn()
 
     def _demo_table_turn(self) -> None:
-        """Demo (Big Sur, Roundabout, Monster Highway): the scripted player's other actions are
+        """Demo (Big Sur, Roundabout, Monster Highway, Highwayman; Highways & Byways shows its
+        construction slot only): the scripted player's other actions are
         entered as by touch (draws, flips, dice), the plays made on the table (builds, placed
         cards and tiles) are laid on a rendered table, and the camera reads them like at a real
         table."""
@@ -457,7 +458,7 @@ class GameScreen(Screen):
                 break
             after.push(nxt)
             planned.append(nxt)
-        if not planned:
+        if not planned and table_kinds(session.game.name):
             vm.end_turn(after=self._demo_after_scan)
             return
         record = after.record().to_json()
@@ -484,6 +485,16 @@ class GameScreen(Screen):
     def _demo_read(self, source: Any, image: Any, planned: list[Any]) -> None:
         vm = app().vm
         source.show([image])
+        if not planned:
+            # Highways & Byways: nothing a player does lies on the table as a card; the camera
+            # shows the table as it now is (the construction slot's card), then the scripted
+            # player's turn goes on by touch.
+            def shown(_out: Any) -> None:
+                self.next_move()
+
+            Clock.schedule_once(lambda dt: (setattr(vm, "busy", False), vm.end_turn(baseline=True, after=shown)),
+                                0.3)
+            return
 
         def done(out: Any) -> None:
             if out.choices:

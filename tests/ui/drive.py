@@ -317,7 +317,7 @@ def whole_game(app, args, out, tag):
     # rendered table of the scripted game and read by the real recogniser.
     from companion.session.demo import scripted_table_games, table_kinds
 
-    if args.game in scripted_table_games():
+    if args.game in scripted_table_games() and table_kinds(args.game):
         kinds = table_kinds(args.game)
         read = 0
         for _turn in range(16):
