@@ -56,6 +56,10 @@ class IndexError_(VisionError):
     """A learned index that cannot be built or read (a pack without faces, a corrupt cache)."""
 
 
+class CropError(VisionError):
+    """A crop handed to match_crop that cannot be compared with the size class's templates."""
+
+
 @dataclass(frozen=True)
 class Reference:
     """One face the recogniser learns: a pack card (id), its physical size and one face picture."""
@@ -110,22 +114,34 @@ def coarse_descriptor(fine: np.ndarray) -> np.ndarray:
     thumb = cv2.resize(fine, (max(4, w // 6), max(4, h // 6)), interpolation=cv2.INTER_AREA)
     t = thumb.reshape(-1, 3)
     t = (t - t.mean(axis=0)) / (t.std() + 1e-3)
-    gray = fine[:, :, 0]
+    gray = np.ascontiguousarray(fine[:, :, 0])
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     mag = np.sqrt(gx * gx + gy * gy)
     ang = (np.arctan2(gy, gx) + np.pi) * (8 / (2 * np.pi))
     bins = np.minimum(ang.astype(np.int32), 7)
-    cy, cx = 4, 3
-    hist = np.zeros((cy, cx, 8), np.float32)
-    ys = np.minimum(np.arange(h) * cy // h, cy - 1)
-    xs = np.minimum(np.arange(w) * cx // w, cx - 1)
-    np.add.at(hist, (ys[:, None].repeat(w, 1), xs[None, :].repeat(h, 0), bins), mag)
-    hist = np.sqrt(hist.ravel())
-    hist /= np.linalg.norm(hist) + 1e-6
+    cells = _hist_cells(h, w)
+    sums = np.bincount((cells + bins).ravel(), weights=mag.ravel(), minlength=_CELLS_Y * _CELLS_X * 8)
+    hist = np.sqrt(sums.astype(np.float32))
+    hist = hist / (np.linalg.norm(hist) + 1e-6)
     colour = t.ravel() / (np.linalg.norm(t) + 1e-6)
     d = np.concatenate([colour, hist])
     return (d / (np.linalg.norm(d) + 1e-6)).astype(np.float32)
+
+
+_CELLS_Y, _CELLS_X = 4, 3
+_HIST_CELLS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _hist_cells(h: int, w: int) -> np.ndarray:
+    """For each pixel of an h x w crop, 8 x the index of its gradient-histogram cell."""
+    cells = _HIST_CELLS.get((h, w))
+    if cells is None:
+        ys = np.minimum(np.arange(h) * _CELLS_Y // h, _CELLS_Y - 1)
+        xs = np.minimum(np.arange(w) * _CELLS_X // w, _CELLS_X - 1)
+        cells = ((ys[:, None] * _CELLS_X + xs[None, :]) * 8).astype(np.int32)
+        _HIST_CELLS[(h, w)] = cells
+    return cells
 
 
 def _fine_from_face(face: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -161,6 +177,114 @@ class SizeClass:
     # (entries, TWINS) other entries whose template looks almost the same (-1 = none): they are
     # always compared, even when the coarse shortlist leaves them out
     twins: np.ndarray | None = None
+    _templates: _Templates | None = field(default=None, init=False, repr=False, compare=False)
+
+    def templates(self) -> _Templates:
+        """The fine templates laid out for correlating many at once (built on first use)."""
+        if self._templates is None:
+            self._templates = _Templates(self.fine, self.desc_entry, len(self.entry_id))
+        return self._templates
+
+
+class _Templates:
+    """A size class's fine templates ready for correlating many against one crop: each template
+    minus its per-channel mean, its spectrum (per channel, padded to the crop's size) and the norm
+    cv2.matchTemplate(TM_CCOEFF_NORMED) divides by. The crop's own window sums and spectrum are
+    then computed once per crop (_CropWindows) instead of once per template."""
+
+    def __init__(self, fine: np.ndarray, desc_entry: np.ndarray, entries: int) -> None:
+        n = fine.shape[1] * fine.shape[2]
+        f64 = fine.reshape(len(fine), n, 3).astype(np.float64)
+        centred = f64 - f64.mean(axis=1, keepdims=True)
+        spread = (centred * centred).sum(axis=(1, 2)) / n  # the sum of the channels' variances
+        self.centred = centred.reshape(fine.shape).astype(np.float32)
+        self.norm = np.sqrt(spread * n)  # (entries,) float64
+        # a template of one flat colour matches anything (as in OpenCV)
+        self.flat_face = spread < np.finfo(np.float64).eps
+        self._spectra: dict[tuple[int, int], np.ndarray] = {}
+        de = np.asarray(desc_entry)
+        starts = np.flatnonzero(np.r_[True, de[1:] != de[:-1]]) if len(de) else np.zeros(0, np.intp)
+        grouped = len(starts) == entries and np.array_equal(de[starts], np.arange(entries))
+        # the first descriptor row of each entry, when rows are grouped by entry (as learn() does)
+        self.starts = starts if grouped else None
+
+    def spectra(self, shape: tuple[int, int]) -> np.ndarray:
+        """(entries, 3, H, W) float32: each channel's DFT (OpenCV's packed format) of each
+        centred template, zero-padded to an H x W crop."""
+        out: np.ndarray | None = self._spectra.get(shape)
+        if out is None:
+            e, h, w = self.centred.shape[:3]
+            out = np.zeros((e, 3, *shape), np.float32)
+            pad = np.zeros(shape, np.float32)
+            for k in range(e):
+                for c in range(3):
+                    pad[:h, :w] = self.centred[k, :, :, c]
+                    out[k, c] = cv2.dft(pad)
+            self._spectra[shape] = out
+        return out
+
+    def ncc(self, a: int, b: int) -> float:
+        """The correlation of two templates with each other (as _ncc of the two fine faces)."""
+        dot = float(np.dot(self.centred[a].ravel().astype(np.float64), self.centred[b].ravel().astype(np.float64)))
+        return dot / (float(self.norm[a] * self.norm[b]) + 1e-6)
+
+    def best_per_entry(self, sims: np.ndarray, desc_entry: np.ndarray, entries: int) -> np.ndarray:
+        if self.starts is not None:
+            return np.maximum.reduceat(sims, self.starts).astype(np.float32)
+        best = np.full(entries, -2.0, np.float32)
+        np.maximum.at(best, desc_entry, sims)
+        return best
+
+
+class _CropWindows:
+    """What TM_CCOEFF_NORMED needs from a crop, computed once for all the templates compared with
+    it: the spectrum of each channel and the crop's spread under every placement of an h x w
+    template (the search slack)."""
+
+    def __init__(self, crop: np.ndarray, h: int, w: int) -> None:
+        ch, cw = crop.shape[:2]
+        self.shape = (ch, cw)
+        self.ry, self.rx = ch - h + 1, cw - w + 1
+        crop = np.ascontiguousarray(crop, np.float32)
+        # Correlating with a zero-mean template ignores any constant added to a channel of the
+        # crop: take the crop's mean off so the float32 transform keeps its precision.
+        centred = crop - crop.mean(axis=(0, 1), dtype=np.float64).astype(np.float32)
+        self.spectra = [cv2.dft(np.ascontiguousarray(centred[:, :, c])) for c in range(3)]
+        # the window sums in double, as matchTemplate takes them
+        s, q = cv2.integral2(crop, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+        ry, rx = self.ry, self.rx
+
+        def window(a: np.ndarray) -> np.ndarray:
+            total: np.ndarray = a[h:h + ry, w:w + rx] - a[:ry, w:w + rx] - a[h:h + ry, :rx] + a[:ry, :rx]
+            return total
+
+        sums = window(s)
+        spread = window(q).sum(axis=2) - (sums * sums).sum(axis=2) / (h * w)
+        self.spread = np.sqrt(np.maximum(spread, 0.0))
+
+    def correlate(self, t: _Templates, entries: Sequence[int]) -> list[tuple[float, tuple[int, int]]]:
+        """(peak, (x, y) of the peak) per entry, as cv2.matchTemplate(TM_CCOEFF_NORMED) and
+        cv2.minMaxLoc give them: the correlation by the convolution theorem (as matchTemplate
+        itself computes it), the crop's spectrum shared by all the entries."""
+        spectra = t.spectra(self.shape)
+        c0, c1, c2 = self.spectra
+        ry, rx = self.ry, self.rx
+        num = np.empty((len(entries), ry, rx))
+        for k, e in enumerate(entries):
+            ts = spectra[e]
+            acc = cv2.add(cv2.mulSpectrums(c0, ts[0], 0, conjB=True), cv2.mulSpectrums(c1, ts[1], 0, conjB=True))
+            acc = cv2.add(acc, cv2.mulSpectrums(c2, ts[2], 0, conjB=True))
+            num[k] = cv2.idft(acc, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)[:ry, :rx]
+        idx = np.asarray(entries, np.intp)
+        den = self.spread[None] * t.norm[idx][:, None, None]
+        mag = np.abs(num)
+        # OpenCV's rules: a numerator a little above the denominator (rounding) is +-1, far above
+        # it (a flat window) is 0; a flat template matches everywhere
+        res = np.where(mag < den, num / np.where(den > 0, den, 1.0), np.where(mag < den * 1.125, np.sign(num), 0.0))
+        res[t.flat_face[idx]] = 1.0
+        res = res.astype(np.float32).reshape(len(entries), -1)
+        at = res.argmax(axis=1)  # the first maximum in row-major order, like minMaxLoc
+        return [(float(res[k, a]), (int(a % rx), int(a // rx))) for k, a in enumerate(at)]
 
 
 @dataclass(frozen=True)
@@ -297,30 +421,31 @@ class CardIndex:
                    angle_deg: float = 0.0, center_mm: Sequence[float] = (0.0, 0.0)) -> Match:
         """Match a prepared crop (fine shape plus SLACK px each side, Lab float) to a size class."""
         h, w = fine_shape(sc.key)
+        if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 \
+                or crop.shape[0] < h + SLACK or crop.shape[1] < w + SLACK:
+            raise CropError(f"a crop of shape {getattr(crop, 'shape', type(crop).__name__)} cannot hold a {h}x{w} "
+                            f"template with {SLACK} px of slack in 3 channels (see extract)")
         core = crop[SLACK:SLACK + h, SLACK:SLACK + w]
         sims = sc.desc @ coarse_descriptor(core)
         # the best descriptor row per entry, then the best few entries
-        best_per_entry = np.full(len(sc.entry_id), -2.0, np.float32)
-        np.maximum.at(best_per_entry, sc.desc_entry, sims)
+        tpl = sc.templates()
+        best_per_entry = tpl.best_per_entry(sims, sc.desc_entry, len(sc.entry_id))
         ranked = [int(e) for e in np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))]]
-        scored: list[tuple[float, int, Any]] = []
-
-        def correlate(entries: Iterable[int]) -> None:
-            done = {s[1] for s in scored}
-            for e in entries:
-                if e in done:
-                    continue
-                res = cv2.matchTemplate(crop, sc.fine[e], cv2.TM_CCOEFF_NORMED)
-                _, peak, _, loc = cv2.minMaxLoc(res)
-                scored.append((float(peak), e, loc))
-                done.add(e)
-            scored.sort(key=lambda s: -s[0])
-
         # the two best coarse candidates and every look-alike of theirs first; the rest of the
         # shortlist only when that does not already settle it clearly
         first = ranked[:2]
         if sc.twins is not None:
             first += [int(t) for e in ranked[:2] for t in sc.twins[e] if t >= 0]
+        windows = _CropWindows(crop, h, w)
+        scored: list[tuple[float, int, Any]] = []
+
+        def correlate(entries: Iterable[int]) -> None:
+            done = {s[1] for s in scored}
+            todo = [e for e in dict.fromkeys(entries) if e not in done]
+            if todo:
+                scored.extend((peak, e, loc) for e, (peak, loc) in zip(todo, windows.correlate(tpl, todo), strict=True))
+            scored.sort(key=lambda s: -s[0])
+
         correlate(first)
         rest = [s for s in scored[1:] if sc.entry_id[s[1]] != sc.entry_id[scored[0][1]]]
         if not (scored[0][0] >= CLEAR_SCORE and (not rest or scored[0][0] - rest[0][0] >= CLEAR_MARGIN)):
@@ -333,7 +458,7 @@ class CardIndex:
         margin = score - rival[0]
         # Two designs that differ only in a small corner (a bonus symbol) can never be told apart
         # by a fixed margin: ask for a share of the difference the designs themselves have.
-        needed = MARGIN if rival[2] < 0 else min(MARGIN, 0.45 * (1.0 - _ncc(sc.fine[e], sc.fine[rival[2]])))
+        needed = MARGIN if rival[2] < 0 else min(MARGIN, 0.45 * (1.0 - tpl.ncc(e, rival[2])))
         centre = tuple(float(v) for v in center_mm)
         if crop_to_mm is not None:
             # the template fitted best shifted by (loc - SLACK) crop px: move the centre with it

@@ -133,3 +133,35 @@ def test_calibration_cache_is_rechecked_between_scans(deck):
     obs = scan(frame, "bigsur", index=index, calibration=cal)
     assert obs.calibration is cal  # nothing moved: the cached homography is kept
     assert obs.items == [] and obs.unknowns == []
+
+
+def test_shared_crop_correlation_agrees_with_opencv_match_template():
+    # match_crop correlates many templates against one crop at once; its peaks and their places
+    # must be the ones cv2.matchTemplate(TM_CCOEFF_NORMED) + minMaxLoc give, flat template included
+    rng = np.random.default_rng(3)
+    h, w = identify.fine_shape(RECT)
+    fine = rng.uniform(0, 255, (5, h, w, 3)).astype(np.float32)
+    fine[1] = cv2.GaussianBlur(fine[1], (0, 0), 3)
+    fine[4] = 90.0  # one flat colour
+    templates = identify._Templates(fine, np.arange(5), 5)
+    for k in range(4):
+        crop = rng.uniform(0, 255, (h + 2 * identify.SLACK, w + 2 * identify.SLACK, 3)).astype(np.float32)
+        if k == 1:
+            crop[3:3 + h, 5:5 + w] = fine[1] * 0.8 + 20  # the template itself, dimmer, off centre
+        if k == 2:
+            crop[:] = 128.0  # a flat crop: no correlation at all
+        got = identify._CropWindows(crop, h, w).correlate(templates, [0, 1, 2, 3, 4])
+        for e, (peak, loc) in enumerate(got):
+            _, want, _, want_loc = cv2.minMaxLoc(cv2.matchTemplate(crop, fine[e], cv2.TM_CCOEFF_NORMED))
+            assert abs(peak - want) < 1e-4, (k, e, peak, want)
+            if want < 0.99 or k == 1:
+                assert loc == want_loc, (k, e, loc, want_loc)
+        if k == 1:
+            assert got[1][0] > 0.999 and got[1][1] == (5, 3)
+
+
+def test_a_crop_too_small_for_the_templates_is_a_clear_error(deck):
+    _, index = deck
+    sc = index.classes[RECT]
+    with pytest.raises(identify.CropError, match="cannot hold"):
+        index.match_crop(np.zeros((20, 20, 3), np.float32), sc)
