@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -620,12 +621,76 @@ def pack_digest(pack: Any) -> str:
     return h.hexdigest()[:24]
 
 
+# A face file changed less than this long before it was hashed may change again without its
+# timestamp moving (coarse file-system clocks): such a digest is not reused (git's "racy clean").
+RACY_NS = 2_000_000_000
+_DIGESTS: dict[tuple[Any, ...], tuple[str, int]] = {}  # what the faces' files look like -> (digest, hashed at)
+_DIGESTS_KEPT = 32
+_now_ns = time.time_ns  # file-system time stamps are wall-clock time
+
+
+_PATHS: dict[int, tuple[Any, tuple[Any, ...], list[str]]] = {}  # id(pack) -> (pack, its head, its face files)
+
+
+def _pack_files(pack: Any) -> tuple[tuple[Any, ...], list[str]]:
+    """What pack_digest covers besides the faces' bytes, and the face files' paths (worked out
+    once per pack object when it is immutable, as vision.pack.Pack is)."""
+    known = _PATHS.get(id(pack))
+    if known is not None and known[0] is pack:
+        return known[1], known[2]
+    head: list[Any] = [pack.game, repr(list(pack.card_size_mm))]
+    paths = []
+    for card in pack.cards:
+        head.append((card.id, repr(getattr(card, "size_mm", None)), len(card.faces)))
+        for face_path in card.faces:
+            p = Path(face_path)
+            paths.append(str(p if p.is_absolute() else Path(pack.root) / p))
+    params = getattr(type(pack), "__dataclass_params__", None)
+    if params is not None and params.frozen:  # any other pack-like object is looked at every time
+        if len(_PATHS) >= _DIGESTS_KEPT:
+            _PATHS.pop(next(iter(_PATHS)))
+        _PATHS[id(pack)] = (pack, tuple(head), paths)
+    return tuple(head), paths
+
+
+def _face_files(pack: Any) -> tuple[Any, ...] | None:
+    """Everything pack_digest covers, with each face file's identity, size and times instead of
+    its bytes (None when a face cannot be looked at: hashing then says which and why)."""
+    head, paths = _pack_files(pack)
+    sig: list[Any] = [head]
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            return None
+        sig.append((p, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(sig)
+
+
+def cached_pack_digest(pack: Any) -> str:
+    """pack_digest(pack), without reading every face again while none of the face files has
+    changed (same file, size, modification and change times) since it was last hashed."""
+    sig = _face_files(pack)
+    if sig is not None and sig in _DIGESTS:
+        digest, hashed_at = _DIGESTS[sig]
+        stamps = [t for f in sig[1:] for t in f[4:]]  # each face's modification and change times
+        if max(stamps, default=0) < hashed_at - RACY_NS:
+            return digest
+    hashed_at = _now_ns()
+    digest = pack_digest(pack)
+    if sig is not None:
+        if len(_DIGESTS) >= _DIGESTS_KEPT:
+            _DIGESTS.pop(next(iter(_DIGESTS)))
+        _DIGESTS[sig] = (digest, hashed_at)
+    return digest
+
+
 _MEMORY: dict[str, CardIndex] = {}
 
 
 def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
     """The learned index of a pack: from memory, from the on-disk cache, or learned now."""
-    digest = pack_digest(pack)
+    digest = cached_pack_digest(pack)
     if digest in _MEMORY:
         return _MEMORY[digest]
     path = (cache_dir or cache_root()) / "vision-index" / f"{pack.game}-{digest}.npz"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import cv2
 import numpy as np
@@ -165,3 +166,37 @@ def test_a_crop_too_small_for_the_templates_is_a_clear_error(deck):
     sc = index.classes[RECT]
     with pytest.raises(identify.CropError, match="cannot hold"):
         index.match_crop(np.zeros((20, 20, 3), np.float32), sc)
+
+
+def test_a_pack_is_hashed_again_only_when_a_face_file_changes(tmp_path, monkeypatch):
+    import time
+
+    from vision.pack import write_pack
+
+    rng = np.random.default_rng(8)
+    pack = write_pack(tmp_path / "pack", "bigsur", RECT, {f"bs-{k:02d}": [random_face(rng, RECT)] for k in range(1, 4)})
+    face = pack.root / pack.cards[0].faces[0]
+    monkeypatch.setattr(identify, "_DIGESTS", {})
+    hashed = []
+    real = identify.pack_digest
+    monkeypatch.setattr(identify, "pack_digest", lambda p: hashed.append(p) or real(p))
+    later = time.time_ns() + 10_000_000_000
+    monkeypatch.setattr(identify, "_now_ns", lambda: later)  # the files were written 10 s ago
+    first = identify.cached_pack_digest(pack)
+    assert identify.cached_pack_digest(pack) == first == real(pack)
+    assert len(hashed) == 1
+    # other bytes of the same size, the modification time put back: the change time gives it away
+    st = face.stat()
+    data = bytearray(face.read_bytes())
+    data[-20] ^= 0xFF
+    face.write_bytes(bytes(data))
+    os.utime(face, ns=(st.st_atime_ns, st.st_mtime_ns))
+    changed = identify.cached_pack_digest(pack)
+    assert len(hashed) == 2 and changed != first and changed == real(pack)
+    assert identify.cached_pack_digest(pack) == changed and len(hashed) == 2
+    # a file changed just before it was hashed may change again unseen: hashed on every call
+    monkeypatch.setattr(identify, "_DIGESTS", {})
+    monkeypatch.setattr(identify, "_now_ns", time.time_ns)
+    identify.cached_pack_digest(pack)
+    identify.cached_pack_digest(pack)
+    assert len(hashed) == 4
