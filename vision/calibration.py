@@ -203,6 +203,52 @@ def _detect_small(gray: np.ndarray) -> dict[int, np.ndarray]:
 
 # How far (px) a marker corner may move before the cached homography is refitted.
 STILL_PX = 1.0
+# Re-checking first follows each marker's corners from where they were (the same sub-pixel
+# refinement ArUco ends with, in a window this many px each side) and reads its cells there.
+TRACK_WIN = 5
+TRACK_CELL_PX = 6  # px per marker cell when reading the cells
+TRACK_CONTRAST = 40  # gray levels between the darkest and the lightest cell of a marker in view
+_SUBPIX = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 0.1)  # as ArUco's CORNER_REFINE_SUBPIX
+_BITS: dict[int, np.ndarray] = {}
+
+
+def _expected_cells(marker_id: int) -> np.ndarray:
+    """The marker's cells (border included) as booleans, True where white, upright."""
+    cells = _BITS.get(marker_id)
+    if cells is None:
+        side = 4 + 2  # DICT_4X4 bits and a one-cell black border
+        img = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), marker_id, side, borderBits=1)
+        cells = img > 127
+        _BITS[marker_id] = cells
+    return cells
+
+
+def _track(gray: np.ndarray, corners: np.ndarray, marker_id: int) -> np.ndarray | None:
+    """The marker's corners refined from their last place in gray (corners in gray's pixels, the
+    marker's own order), or None unless the very same marker is plainly still there: every corner
+    found within the window, every cell read as it is printed, with clear contrast. None only
+    means "look for it properly"."""
+    h, w = gray.shape
+    margin = TRACK_WIN + 2
+    if corners.min() < margin or corners[:, 0].max() > w - 1 - margin or corners[:, 1].max() > h - 1 - margin:
+        return None
+    pts = corners.astype(np.float32).reshape(-1, 1, 2)
+    cv2.cornerSubPix(gray, pts, (TRACK_WIN, TRACK_WIN), (-1, -1), _SUBPIX)
+    new = pts.reshape(4, 2).astype(np.float64)
+    if not np.all(np.isfinite(new)) or float(np.abs(new - corners).max()) > TRACK_WIN - 1:
+        return None  # the refinement wandered off: the marker moved further than it can follow
+    expected = _expected_cells(marker_id)
+    n = expected.shape[0]
+    c = TRACK_CELL_PX
+    target = np.array([[0, 0], [n * c, 0], [n * c, n * c], [0, n * c]], np.float32)
+    m = cv2.getPerspectiveTransform(new.astype(np.float32), target)
+    img = cv2.warpPerspective(gray, m, (n * c, n * c), flags=cv2.INTER_LINEAR)
+    # the middle of each cell, away from the blur of its edges
+    cells = img.reshape(n, c, n, c)[:, 1:c - 1, :, 1:c - 1].mean(axis=(1, 3))
+    lo, hi = float(cells.min()), float(cells.max())
+    if hi - lo < TRACK_CONTRAST or not np.array_equal(cells > (lo + hi) / 2, expected):
+        return None
+    return new
 
 
 def recheck(frame: Any, calibration: Calibration) -> Calibration:
@@ -218,6 +264,17 @@ def recheck(frame: Any, calibration: Calibration) -> Calibration:
         return calibrate(frame, calibration.table)
     found: dict[int, np.ndarray] = {}
     for i, old in calibration.marker_corners_px.items():
+        # first the cheap way: follow the corners from where they were and read the cells there
+        pad = TRACK_WIN + 4
+        x0, y0 = np.floor(old.min(axis=0)).astype(int) - pad
+        x1, y1 = np.ceil(old.max(axis=0)).astype(int) + pad + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 - x0 >= 8 and y1 - y0 >= 8:
+            got = _track(_gray(frame[y0:y1, x0:x1]), old - np.array([x0, y0], np.float64), i)
+            if got is not None:
+                found[i] = got + np.array([x0, y0], np.float64)
+                continue
+        # then the detector, in a region around the marker's last place
         side = float(np.linalg.norm(old[0] - old[2])) / 1.4142
         pad = int(side * 0.6) + 8
         x0, y0 = np.floor(old.min(axis=0)).astype(int) - pad
@@ -226,9 +283,9 @@ def recheck(frame: Any, calibration: Calibration) -> Calibration:
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         roi = _gray(frame[y0:y1, x0:x1])
-        got = detect_markers(roi)
-        if i in got:
-            found[i] = got[i] + np.array([x0, y0], np.float64)
+        detected = detect_markers(roi)
+        if i in detected:
+            found[i] = detected[i] + np.array([x0, y0], np.float64)
     if len(found) < 4:
         return calibrate(frame, calibration.table)
     moved = max(float(np.abs(found[i] - calibration.marker_corners_px[i]).max()) for i in range(4))

@@ -119,6 +119,40 @@ def test_recheck_keeps_a_still_calibration_and_follows_a_bumped_table():
     assert np.abs(moved.to_image([[500, 350]])[0] - truth).max() < 1.5
 
 
+def test_recheck_follows_a_small_bump_by_the_markers_corners():
+    table = TableSpec()
+    hom = oblique(table)
+    cal = calibrate(camera_view(table, hom), table)
+    for dx, dy in ((2.5, -2.0), (-3.5, 1.5)):  # within reach of following the corners
+        shift = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], np.float64)
+        moved = recheck(camera_view(table, shift @ hom), cal)
+        assert moved is not cal
+        for p in ([0, 0], [500, 350], [1000, 700]):
+            truth = cv2.perspectiveTransform(np.array([[p]], np.float64), shift @ hom).reshape(2)
+            assert np.abs(moved.to_image([p])[0] - truth).max() < 0.5
+
+
+def test_recheck_does_not_take_another_marker_for_the_one_that_was_there():
+    # a spare marker (or the same one turned) laid exactly where marker 1 was: its corners are
+    # where they were, but it is not marker 1 upright, and a check by corners alone would pass it
+    table = TableSpec()
+    hom = oblique(table)
+    cal = calibrate(camera_view(table, hom), table)
+    turned = recheck(camera_view(table, hom, rotate_marker={1: 1}), cal)
+    assert turned is not cal  # the marker's own corner order turned with it: refitted, not kept
+    pts = [[0, 0], [500, 350], [1000, 700]]
+    assert np.abs(turned.to_image(pts) - cal.to_image(pts)).max() < 0.5
+    frame = camera_view(table, hom)
+    c = cal.marker_corners_px[1].astype(np.float32)
+    spare = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), 7, 120, borderBits=1)
+    src = np.float32([[0, 0], [120, 0], [120, 120], [0, 120]])
+    warped = cv2.warpPerspective(spare, cv2.getPerspectiveTransform(src, c), frame.shape[1::-1], flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((120, 120), 255, np.uint8), cv2.getPerspectiveTransform(src, c), frame.shape[1::-1])
+    frame[mask > 127] = warped[mask > 127][:, None]
+    with pytest.raises(CalibrationError, match=r"marker 1 \(top-right\) not seen"):
+        recheck(frame, cal)
+
+
 def test_recheck_names_a_marker_covered_since_the_last_scan():
     table = TableSpec()
     hom = oblique(table)
