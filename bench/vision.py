@@ -21,6 +21,8 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import os
 import platform
 import resource
@@ -28,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +126,69 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
     return total
 
 
+STAGES = ("calibration re-check", "detect.find", "identification", "layout")
+
+
+@contextlib.contextmanager
+def stage_clock(index: CardIndex) -> Iterator[dict[str, float]]:
+    """While active, the CPU seconds scan() spends in each stage, accumulated in the yielded
+    dict (the stages' functions are wrapped where scan() looks them up)."""
+    scan_module = importlib.import_module("vision.scan")
+    spent = dict.fromkeys(STAGES, 0.0)
+    targets = [(scan_module, "recheck", "calibration re-check"), (scan_module.detect, "find", "detect.find"),
+               (index, "identify", "identification"), (scan_module.layout, "build", "layout")]
+    saved = []
+    for owner, name, stage in targets:
+        if not hasattr(owner, name):
+            continue
+        real = getattr(owner, name)
+        saved.append((owner, name, real, name in vars(owner)))
+
+        def timed(*args: Any, _real: Any = real, _stage: str = stage, **kw: Any) -> Any:
+            c = time.process_time()
+            try:
+                return _real(*args, **kw)
+            finally:
+                spent[_stage] += time.process_time() - c
+
+        setattr(owner, name, timed)
+    try:
+        yield spent
+    finally:
+        for owner, name, real, own in saved:
+            if own:
+                setattr(owner, name, real)
+            else:
+                delattr(owner, name)  # the index's identify was its class's method
+
+
+def reset_peak_memory() -> bool:
+    """Start the process's peak resident size afresh (Linux), so a later peak is one section's."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def current_memory_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_memory_mb() -> float:
+    """The peak resident size since the start or the last reset_peak_memory(), in MB."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def latency(runs: int, seed: int) -> dict[str, float]:
     """A Roundabout table of 30 cards at 2304x1296, scanned repeatedly with a warm calibration."""
     from vision.synth import Camera, Placement, Scene, render_scene
@@ -139,15 +205,23 @@ def latency(runs: int, seed: int) -> dict[str, float]:
         places.append(Placement(ids[(24 + k) % len(ids)], (120 + 150 * k, 640 - 20 * (k % 2)), 90.0))
     scene = Scene(placements=tuple(places), pack=pack, camera=Camera(view_deg=6, light=0.3, noise=2, blur=0.5))
     frame, _ = render_scene(scene, seed=seed)
+    # from here on memory is the recogniser's (the renderer's caches above are the bench's)
+    before_peak = peak_memory_mb()
+    resident = current_memory_mb() if reset_peak_memory() else None
     cal = calibrate(frame)
     obs = scan(frame, "bigsur", pack=pack, index=index, calibration=cal)  # warm-up
     n_items = len(obs.items)
     times, cpu, checks, check_cpu, full = [], [], [], [], []
+    stages: dict[str, list[float]] = {k: [] for k in (*STAGES, "rest")}
     for _ in range(runs):
-        t, c = time.perf_counter(), time.process_time()
-        scan(frame, "bigsur", pack=pack, index=index, calibration=cal)
-        times.append((time.perf_counter() - t) * 1000)
-        cpu.append((time.process_time() - c) * 1000)
+        with stage_clock(index) as spent:
+            t, c = time.perf_counter(), time.process_time()
+            scan(frame, "bigsur", pack=pack, index=index, calibration=cal)
+            times.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
+        for k, v in spent.items():
+            stages[k].append(v * 1000)
+        stages["rest"].append(cpu[-1] - sum(spent.values()) * 1000)
         t, c = time.perf_counter(), time.process_time()
         recheck(frame, cal)
         checks.append((time.perf_counter() - t) * 1000)
@@ -156,6 +230,8 @@ def latency(runs: int, seed: int) -> dict[str, float]:
         t = time.perf_counter()
         calibrate(frame)
         full.append((time.perf_counter() - t) * 1000)
+    scan_added = peak_memory_mb() - resident if resident is not None else float("nan")
+    scan_peak = max(before_peak, peak_memory_mb())
     refs = references_from_pack(pack)
     t = time.perf_counter()
     CardIndex.learn(refs)
@@ -170,7 +246,9 @@ def latency(runs: int, seed: int) -> dict[str, float]:
             "scan_cpu_median": statistics.median(cpu), "scan_cpu_p95": p95(cpu),
             "check_cpu_median": statistics.median(check_cpu),
             "check_median": statistics.median(checks), "check_p95": p95(checks),
-            "calibrate_median": statistics.median(full), "learn_s": learn, "learn_faces": len(refs)}
+            "calibrate_median": statistics.median(full), "learn_s": learn, "learn_faces": len(refs),
+            "scan_added_mb": scan_added, "peak_before_mb": scan_peak,
+            **{f"stage {k}": statistics.median(v) for k, v in stages.items()}}
 
 
 def main() -> None:
@@ -228,8 +306,16 @@ def main() -> None:
               f"{lat['check_median']:.2f} ms, p95 {lat['check_p95']:.2f} ms, CPU median {lat['check_cpu_median']:.2f} ms; "
               f"whole-frame calibration "
               f"{lat['calibrate_median']:.1f} ms; learning {lat['learn_faces']} faces {lat['learn_s']:.2f} s")
+        print("latency by stage (CPU median per scan): " + ", ".join(
+            f"{k} {lat['stage ' + k]:.1f} ms" for k in (*STAGES, "rest")) + " (the rest: checking the frame, "
+            "the pack's digest, reading the regions)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory (ru_maxrss) {peak:.0f} MB")
+    if args.skip_latency:
+        print(f"peak memory (ru_maxrss) {peak:.0f} MB")
+    else:
+        # the latency section restarts the peak count (Linux) to see what scanning itself adds
+        print(f"peak memory (ru_maxrss) {max(peak, lat['peak_before_mb']):.0f} MB; scanning the latency table "
+              f"(index, calibration, {args.runs} scans) added {lat['scan_added_mb']:.0f} MB to what was resident")
 
 
 if __name__ == "__main__":
