@@ -685,13 +685,17 @@ def cached_pack_digest(pack: Any) -> str:
     return digest
 
 
-_MEMORY: dict[str, CardIndex] = {}
+_MEMORY: dict[str, CardIndex] = {}  # most recently used last
+# Indexes kept in memory: a game night uses one pack per game; each index of a 100-card pack holds
+# about 20 MB (templates and their spectra), and the on-disk cache brings one back in milliseconds.
+MEMORY_KEPT = 4
 
 
 def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
     """The learned index of a pack: from memory, from the on-disk cache, or learned now."""
     digest = cached_pack_digest(pack)
     if digest in _MEMORY:
+        _MEMORY[digest] = _MEMORY.pop(digest)
         return _MEMORY[digest]
     path = (cache_dir or cache_root()) / "vision-index" / f"{pack.game}-{digest}.npz"
     index = None
@@ -707,4 +711,6 @@ def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
             index.save(path)
     index.digest = digest
     _MEMORY[digest] = index
+    while len(_MEMORY) > MEMORY_KEPT:
+        _MEMORY.pop(next(iter(_MEMORY)))
     return index
