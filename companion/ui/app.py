@@ -38,19 +38,24 @@ class CompanionApp(App):
     u = NumericProperty(1.0)
     demo = BooleanProperty(False)
     kiosk = BooleanProperty(False)
+    #: Name fields open the on-screen keyboard (companion.ui.touchkeys): the kiosk's touchscreen
+    #: has no keyboard. A desktop (the demo) types on its own keyboard.
+    touch_keyboard = BooleanProperty(False)
     vm = ObjectProperty(None)
     notice = StringProperty("")
     title = "Game-night companion"
 
     def __init__(self, *, store: Store, source: Any = None, scanner: Any = None, controls: Any = None,
                  demo: bool = False, kiosk: bool = False, demo_game: str | None = None,
-                 engines: dict[str, Any] | None = None, notice: str = "", **kw: Any) -> None:
+                 engines: dict[str, Any] | None = None, notice: str = "",
+                 touch_keyboard: bool | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.store = store
         self.source = source
         self.controls = controls
         self.demo = demo
         self.kiosk = kiosk
+        self.touch_keyboard = kiosk if touch_keyboard is None else touch_keyboard
         self.demo_game = demo_game
         self.notice = notice
         self.vm = TableModel(store, app_draws_all=demo, scanner=scanner, source=source, engines=engines)
@@ -115,7 +120,15 @@ class CompanionApp(App):
         elif name == "CameraBack":
             self.vm.camera_status = ""
 
+    def _text_focus(self) -> bool:
+        """A text field (a player's name) has the keyboard: its keys are for typing, not controls."""
+        has = getattr(self.sm.current_screen, "has_text_focus", None)
+        return bool(has and has())
+
     def _key_down(self, _win: Any, key: int, _scancode: int, codepoint: str, modifiers: list[str]) -> bool:
+        if self._text_focus():
+            # Backspace (undo) and Enter (end turn) would otherwise never reach the name field.
+            return False
         name = _key_name(key, codepoint)
         if self.controls is not None and hasattr(self.controls, "key_down"):
             return bool(self.controls.key_down(name))
@@ -130,6 +143,8 @@ class CompanionApp(App):
         return False
 
     def _key_up(self, _win: Any, key: int, _scancode: int, *args: Any) -> bool:
+        if self._text_focus():
+            return False
         codepoint = args[0] if args and isinstance(args[0], str) else ""
         if self.controls is not None and hasattr(self.controls, "key_up"):
             return bool(self.controls.key_up(_key_name(key, codepoint)))

@@ -27,6 +27,7 @@ from companion.session import COLOURS, EDGES, SessionError, guide
 from companion.store import Seat
 from rules import RulesError, registry
 
+from .touchkeys import TouchKeyboard
 from .viewmodel import rgba
 
 
@@ -181,10 +182,13 @@ class PlayersScreen(Screen):
     error = StringProperty("")
     names = ListProperty([])
     colours = ListProperty([])
+    #: A name is being typed on the on-screen keyboard (the kiosk's touchscreen has no keys).
+    typing = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(name="players", **kw)
         self.options: dict[str, Any] = {}
+        self.fields: list[TextInput] = []
 
     def engine(self) -> Any:
         if self.game in app().engines:
@@ -215,14 +219,17 @@ class PlayersScreen(Screen):
         self.rebuild()
 
     def rebuild(self) -> None:
+        self.stop_typing()
         box = self.ids.rows
         box.clear_widgets()
+        self.fields = []
         for i in range(self.count):
             row = Row(size_hint_y=None, height=app().u * 52)
             name = TextInput(text=self.names[i], multiline=False, write_tab=False,
                              font_size=app().u * 22, size_hint_x=0.5,
                              padding=(app().u * 10, app().u * 12, app().u * 10, app().u * 8))
-            name.bind(text=lambda _w, t, i=i: self._set_name(i, t))
+            name.bind(text=lambda _w, t, i=i: self._set_name(i, t), focus=self._field_focus)
+            self.fields.append(name)
             colour = BigButton(text=self.colours[i], background_normal="", background_color=rgba(self.colours[i]),
                                color=(0, 0, 0, 1) if self.colours[i] in ("yellow", "orange", "green") else (1, 1, 1, 1),
                                size_hint_x=0.25, height=app().u * 52)
@@ -246,6 +253,48 @@ class PlayersScreen(Screen):
 
     def _set_name(self, i: int, text: str) -> None:
         self.names[i] = text
+
+    def has_text_focus(self) -> bool:
+        return any(f.focus for f in self.fields)
+
+    # -------------------------------------------------------------- the on-screen keyboard
+    def _field_focus(self, field: TextInput, focused: bool) -> None:
+        if not app().touch_keyboard:
+            return  # a desktop (the demo): the physical keyboard types, nothing covers the rows
+        keys: TouchKeyboard = self.ids.keyboard
+        if focused:
+            keys.target = field
+            self.typing = True
+            Clock.schedule_once(self._keep_in_view, 0)
+        else:
+            # Tapping another name moves the focus there: the keyboard stays for that one.
+            Clock.schedule_once(lambda _dt: self.stop_typing() if not any(f.focus for f in self.fields)
+                                else None, 0)
+
+    def _keep_in_view(self, *_args: Any) -> None:
+        """The field being typed into stays in sight above the keyboard, which takes the bottom of
+        the screen: the rows shrink to the room left and scroll to that field."""
+        field = self.ids.keyboard.target
+        if self.typing and field is not None and field.parent is not None:
+            self.ids.scroll.scroll_to(field.parent, padding=app().u * 4, animate=False)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        # The rows shrink once the keyboard has taken its room: scroll again then.
+        self.ids.scroll.bind(height=self._keep_in_view)
+
+    def stop_typing(self) -> None:
+        """Close the on-screen keyboard (Done, Enter, a tap elsewhere, leaving the screen)."""
+        for field in self.fields:
+            field.focus = False
+        self.ids.keyboard.target = None
+        if self.typing:
+            # The rows have their room back: top first again, as before the typing (a scroll
+            # left at the bottom would float them below an empty gap).
+            self.ids.scroll.scroll_y = 1
+        self.typing = False
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop_typing()
 
     def _next_colour(self, i: int) -> None:
         taken = set(self.colours[: self.count]) - {self.colours[i]}

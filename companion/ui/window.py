@@ -6,6 +6,11 @@ from __future__ import annotations
 def configure_window(*, width: int | None = None, height: int | None = None, fullscreen: bool = False) -> None:
     from kivy.config import Config
 
+    # Text goes to the focused field from the window's own keyboard only: the kiosk's touchscreen
+    # gets the app's on-screen keyboard (companion.ui.touchkeys), laid out within the screen. A
+    # keyboard_mode of "dock" or "multi" left in a Kivy config.ini would add Kivy's VKeyboard on top
+    # of it, partly off an 800x480 screen.
+    Config.set("kivy", "keyboard_mode", "system")
     # The kiosk is left only through the confirmed menu action, never by a stray Escape.
     Config.set("kivy", "exit_on_escape", "0")
     if width and height:

@@ -6,7 +6,8 @@ Run by tests/ui/test_ui.py in a subprocess (Kivy has one window per process):
 
 Scripts: ``game`` taps through a whole game (home, players, setup, game, hand entry, rules, the
 scripted moves, end, history); ``start`` starts a game, plays a few moves and prints each
-confirmed action; ``resume`` taps "Resume" on the home screen and prints the resumed actions.
+confirmed action; ``resume`` taps "Resume" on the home screen and prints the resumed actions;
+``names`` types a player's name, with ``--kiosk`` on the on-screen keyboard, else on the desktop's.
 Every step is a real touch on the widget found by its text; a check that fails raises, which
 stops the app with a traceback and a non-zero exit.
 """
@@ -29,7 +30,8 @@ def main() -> int:
     p.add_argument("--out", default="artifacts/screens")
     p.add_argument("--size", default="800x480")
     p.add_argument("--data", required=True)
-    p.add_argument("--script", default="game", choices=["game", "start", "resume", "storage"])
+    p.add_argument("--script", default="game", choices=["game", "start", "resume", "storage", "names"])
+    p.add_argument("--kiosk", action="store_true", help="as the kiosk: a touchscreen with no keyboard")
     p.add_argument("--max-moves", type=int, default=2000)
     args = p.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
@@ -53,13 +55,19 @@ def main() -> int:
         store = SafeStore(Path(args.data) / "companion.sqlite3")
     else:
         store = Store(Path(args.data) / "companion.sqlite3")
-    app = CompanionApp(store=store, source=source, demo=True)
+    app = CompanionApp(store=store, source=source, demo=True, kiosk=args.kiosk)
+    if args.script == "names" and not args.kiosk:
+        from hardware import KeyboardControls
+
+        # As in `companion demo`: the desktop keyboard also drives End turn and Undo.
+        app.controls = KeyboardControls(seats=4, on_event=app.control_event)
     scenes = iter(frames * 10_000)
     app.next_scene = lambda: source.show([next(scenes)])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    tag = f"{args.game}-{w}x{h}"
-    script = {"game": whole_game, "start": start_and_play, "resume": resume, "storage": saving_paused}[args.script]
+    tag = f"{args.game}-{w}x{h}" + ("-kiosk" if args.kiosk else "")
+    script = {"game": whole_game, "start": start_and_play, "resume": resume, "storage": saving_paused,
+              "names": names}[args.script]
     steps = script(app, args, out, tag)
     failure: list[BaseException] = []
 
@@ -457,6 +465,152 @@ def start_and_play(app, args, out, tag):
         yield
         print(json.dumps({"game": vm.session.id,
                           "actions": [a.to_json() for a in vm.session.game.actions]}), flush=True)
+
+
+def names(app, args, out, tag):
+    """Player names typed on the players screen. On the kiosk (--kiosk) by touching the keys of
+    the on-screen keyboard: it comes up fully on screen, the field typed into stays in sight above
+    it, Done closes it. On a desktop (the demo) on the desktop's keyboard, with no on-screen one."""
+    from rules import registry
+
+    yield from wait_for(lambda: on(app, "home"), "home")
+    yield from settle(3)
+    tap(find(app, registry.GAMES[args.game][2]))
+    yield from wait_for(lambda: on(app, "players"), "players screen")
+    yield from settle(8)
+    screen = app.sm.current_screen
+    while screen.count < screen.max:
+        tap(find(app, "+"))
+        yield from settle(2)
+    yield from settle(4)
+    # The lowest name field in sight (more may be scrolled below): the one a keyboard coming up
+    # along the bottom would hide.
+    seen = window_rect(screen.ids.scroll)
+    i = max(k for k, f in enumerate(screen.fields) if inside(window_rect(f), seen))
+    assert i >= 2, f"only {i + 1} of {args.game}'s name fields are in sight"
+    field = screen.fields[i]
+    # A tap as a finger makes it, down and up at once: the rows' ScrollView passes it on to the field.
+    tap(field)
+    yield from wait_for(lambda: field.focus, "the tapped name field to take the focus", limit=100)
+    if app.touch_keyboard:
+        yield from keyboard_typing(app, screen, field, i, out, tag)
+    else:
+        yield from desktop_typing(app, screen, field, i, out, tag)
+    tap(find(app, "Start the game"))
+    yield from wait_for(lambda: on(app, "setup"), "setup screen")
+    seats = [s.name for s in app.vm.session.seats]
+    assert seats[i] == "Zoe", seats
+    stored = app.store.load(app.vm.session.id).players
+    assert stored[i] == "Zoe", stored
+    print(json.dumps({"players": seats}), flush=True)
+
+
+def inside(rect, box, slack=1):
+    """rect (x, y, right, top) lies within box, in window coordinates."""
+    return (rect[0] >= box[0] - slack and rect[1] >= box[1] - slack and rect[2] <= box[2] + slack
+            and rect[3] <= box[3] + slack)
+
+
+def window_rect(widget):
+    x, y = widget.to_window(widget.x, widget.y)
+    right, top = widget.to_window(widget.right, widget.top)
+    return (x, y, right, top)
+
+
+def check_keyboard_shown(app, screen, field, where):
+    """The keyboard lies wholly on the window, every key with its label inside it, and the field
+    typed into is in sight: inside the rows' visible area and above the keyboard."""
+    from kivy.core.window import Window
+
+    keys = screen.ids.keyboard
+    win = (0, 0, Window.width, Window.height)
+    board = window_rect(keys)
+    assert keys.opacity == 1 and not keys.disabled and keys.target is field, where
+    assert inside(board, win), f"{where}: keyboard {board} is not all on the {Window.size} window"
+    for name, key in keys.keys.items():
+        r = window_rect(key)
+        assert inside(r, board) and r[2] - r[0] > 20 and r[3] - r[1] > 20, f"{where}: key {name!r} at {r}"
+        tw, th = key.texture_size
+        assert tw <= key.width and th <= key.height, f"{where}: key {name!r} label {key.texture_size} in {key.size}"
+    seen = window_rect(screen.ids.scroll)
+    f = window_rect(field)
+    assert inside(f, seen), f"{where}: the field {f} is scrolled out of the rows' view {seen}"
+    assert f[1] >= board[3] - 1, f"{where}: the field {f} is behind the keyboard {board}"
+
+
+def keyboard_typing(app, screen, field, i, out, tag):
+    keys = screen.ids.keyboard
+    yield from wait_for(lambda: screen.typing and keys.height > 0, "the on-screen keyboard", limit=100)
+    yield from settle(6)
+    check_keyboard_shown(app, screen, field, "keyboard open on the lowest name")
+    shot(app, out, f"{tag}-02k-keyboard")
+
+    def press(key):
+        tap(keys.keys[key])  # a touch on the key's middle, down and up
+        return settle(2)
+
+    yield from press("clear")
+    assert field.text == "" and screen.names[i] == "", field.text
+    for key in ["z", "o", "e", "space", "2"]:
+        yield from press(key)
+    assert field.text == "Zoe 2", f"typed {field.text!r}"  # a capital starts the name by itself
+    assert field.focus and screen.typing, "a key press took the focus from the field"
+    yield from settle(2)
+    check_keyboard_shown(app, screen, field, "while typing")
+    shot(app, out, f"{tag}-02l-keyboard-typed")
+    yield from press("backspace")
+    yield from press("backspace")
+    assert not keys.shift  # mid-word: small letters
+    yield from press("shift")  # a capital for one letter only
+    yield from press("x")
+    assert field.text == "ZoeX" and not keys.shift, field.text
+    yield from press("backspace")
+    assert field.text == "Zoe" and screen.names[i] == "Zoe", (field.text, screen.names[i])
+    # Another name in sight tapped while typing: the keyboard stays and types there.
+    other = screen.fields[i - 1]
+    assert inside(window_rect(other), window_rect(screen.ids.scroll)), "the name above is out of sight"
+    tap(other)
+    yield from wait_for(lambda: other.focus, "the name above to take the focus", limit=100)
+    yield from settle(4)
+    assert screen.typing and keys.target is other and not field.focus
+    check_keyboard_shown(app, screen, other, "keyboard moved to the name above")
+    yield from press("backspace")
+    assert other.text == screen.names[i - 1] and len(other.text) > 0 and field.text == "Zoe"
+    yield from press("done")
+    yield from wait_for(lambda: not screen.typing, "Done to close the keyboard", limit=100)
+    yield from settle(6)
+    assert not other.focus and keys.height == 0 and keys.disabled
+    rows = window_rect(screen.ids.rows)
+    assert rows[3] >= window_rect(screen.ids.scroll)[3] - 1, "the rows float below a gap after typing"
+    assert screen.names[i] == "Zoe"
+    shot(app, out, f"{tag}-02m-keyboard-done")
+
+
+def desktop_typing(app, screen, field, i, out, tag):
+    """The demo on a desktop: the physical keyboard types; no on-screen keyboard covers the rows."""
+    from kivy.core.window import Window
+
+    def key(code, text=None):
+        Window.dispatch("on_key_down", code, 0, chr(code), [])
+        if text:
+            Window.dispatch("on_textinput", text)
+        Window.dispatch("on_key_up", code, 0)
+
+    yield from settle(4)
+    assert not screen.typing and screen.ids.keyboard.height == 0, "an on-screen keyboard came up on a desktop"
+    field.cursor = (len(field.text), 0)
+    for _ in range(len(field.text)):
+        key(8)  # backspace
+        yield
+    assert field.text == "", field.text
+    for ch in "Zoe":
+        key(ord(ch.lower()), ch)
+        yield
+    assert field.text == "Zoe" and screen.names[i] == "Zoe", field.text
+    key(13)  # Enter: the name is done
+    yield from settle(2)
+    assert not field.focus, "Enter left the name field focused"
+    assert app.sm.current == "players"
 
 
 def resume(app, args, out, tag):

@@ -88,3 +88,24 @@ def test_saving_paused_is_on_the_game_screen_while_the_disk_refuses(tmp_path):
     game = "highwayman" if "highwayman" in registry.available() else registry.available()[0]
     run(tmp_path, [game, "--data", str(tmp_path / "data"), "--out", str(SCREENS), "--script", "storage"])
     assert (SCREENS / f"{game}-800x480-13-saving-paused.png").stat().st_size > 5000
+
+
+@pytest.mark.parametrize("size", ["800x480", "1024x600", "1920x1080"])
+def test_kiosk_names_are_typed_on_the_on_screen_keyboard(tmp_path, size):
+    """The kiosk's touchscreen has no keyboard: a tap on a name field brings up the app's own
+    keyboard, wholly on screen with the field in sight above it; a name typed key by key (real
+    touches on the keys) is the seat's name in the started game. drive.py checks each step."""
+    game = "highwaysbyways" if "highwaysbyways" in registry.available() else registry.available()[0]
+    out = run(tmp_path, [game, "--kiosk", "--size", size, "--data", str(tmp_path / "data"), "--out", str(SCREENS),
+                         "--script", "names"])
+    assert "Zoe" in out[-1]["players"]
+    for name in ("02k-keyboard", "02l-keyboard-typed", "02m-keyboard-done"):
+        assert (SCREENS / f"{game}-{size}-kiosk-{name}.png").stat().st_size > 5000, name
+
+
+def test_demo_names_are_typed_on_the_desktop_keyboard(tmp_path):
+    """The demo on a desktop: no on-screen keyboard; Backspace and Enter reach the name field
+    even though the demo's keyboard controls use them for Undo and End turn in a game."""
+    game = "highwayman" if "highwayman" in registry.available() else registry.available()[0]
+    out = run(tmp_path, [game, "--data", str(tmp_path / "data"), "--out", str(tmp_path), "--script", "names"])
+    assert "Zoe" in out[-1]["players"]
