@@ -7,7 +7,9 @@ moved without a reason is reported so the players can fix the table. Each game m
 (actions built from the picture, legal or not, so the engine can give its exact reason; ``context``
 holds the table edge of each seat as ``edges``); without one, the generic matcher below is used.
 A module may also say which vanished cards a new one now covers (``covered(game, diff,
-observation) -> set[str]``): those are not reported as gone.
+observation) -> set[str]``): those are not reported as gone; and which cards a random outcome the
+app drew laid on the table (``revealed(game, action) -> list[str]``, e.g. Highways & Byways'
+Construction card): seen newly at the next End turn, those are expected, not a play.
 
 Observations are read by attribute (``items``, each with ``id``, ``rotation``, ``center_mm``), so
 this module does not import the vision package.
@@ -52,6 +54,8 @@ class Difference:
     added: list[Seen] = field(default_factory=list)
     removed: list[Seen] = field(default_factory=list)
     moved: list[tuple[Seen, Seen]] = field(default_factory=list)
+    #: Newly seen cards the engine already has on the table (a random draw laid them there).
+    expected: list[Seen] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -139,14 +143,34 @@ def shows(game_name: str, action: Action, card_id: str) -> bool:
     return bool(module is not None and hasattr(module, "shows") and module.shows(action, card_id))
 
 
+def revealed_on_table(game: Any, outcomes: Iterable[Action]) -> list[str]:
+    """The card ids that the random ``outcomes`` (recorded in ``game``) laid face up on the table,
+    one per card laid, as the game's module says (``revealed``); none for a game without one."""
+    module = game_module(game.name)
+    hook = getattr(module, "revealed", None) if module is not None else None
+    if hook is None:
+        return []
+    return [str(card) for action in outcomes for card in hook(game, action)]
+
+
 def reconcile(game: Any, before: Iterable[Any], observation: Any,
-              explained_ids: Iterable[str] = (), *, edges: Iterable[str] = ()) -> Reading:
+              explained_ids: Iterable[str] = (), *, edges: Iterable[str] = (),
+              revealed: Iterable[str] = ()) -> Reading:
     """Compare the accepted picture ``before`` (items) with ``observation`` for the live ``game``.
 
     ``explained_ids``: ids that actions recorded since the accepted picture name (a card the
     Monster ate, a tile swapped); their disappearance or move is expected, not a problem.
+    ``revealed``: ids of cards that random outcomes drawn since the accepted picture laid on the
+    table (:func:`revealed_on_table`); as many newly seen cards with those ids are expected, in
+    ``diff.expected``, and no play is looked for in them: the engine already has them there.
     """
     d = diff(before, observation.items)
+    due = list(revealed)
+    for seen in list(d.added):
+        if seen.id in due:
+            due.remove(seen.id)
+            d.added.remove(seen)
+            d.expected.append(seen)
     reading = Reading(d)
     module = game_module(game.name)
     explained = set(explained_ids)

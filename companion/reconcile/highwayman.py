@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import Action
+from rules.highwayman.cards import LONDON
 
 from . import Difference, Seen, _distance
 
@@ -30,6 +31,15 @@ def covered(game: Any, diff: Difference, observation: Any) -> set[str]:
     reach = _card_width(game) * COVER_REACH
     return {gone.id for gone in diff.removed
             if any(_distance(gone.center, new.center) <= reach for new in diff.added)}
+
+
+def revealed(game: Any, action: Action) -> list[str]:
+    """A LONDON card taken from the stock is laid face up at once, starting its route (rule 2):
+    on the table before any player plays it. Any other card drawn or dealt goes to a hand."""
+    if action.kind != "drawn":
+        return []
+    info = game.pack.cards.get(action["card"])
+    return [action["card"]] if info is not None and info.kind == LONDON else []
 
 
 def _route_under(game: Any, seen: Seen, diff: Difference) -> list[str]:

@@ -142,6 +142,9 @@ class Session:
         self.accepted_capture: Capture | None = None
         #: Ids named by actions recorded since the accepted picture (expected to change).
         self._explained: set[str] = set()
+        #: Random outcomes recorded since the accepted picture, with their place in the game's
+        #: actions: cards they laid on the table are expected in the next picture.
+        self._chance_since: list[tuple[int, Action]] = []
         self.log: list[str] = []
         self._lock = threading.Lock()
 
@@ -339,6 +342,7 @@ class Session:
             return Outcome(False, str(exc))
 
     def _push_and_store(self, action: Action, *, jpeg: bytes | None = None) -> None:
+        chance = self.game.is_chance_node()
         self.game.push(action)  # raises with the state untouched
         try:
             self.store.append_action(self.id, action, jpeg=jpeg, summary=self._summary())
@@ -349,6 +353,14 @@ class Session:
             raise SessionError(f"the action was not saved, so it was not played: {exc}") from None
         for _, value in action.params:
             self._explained.update(_strings(value))
+        if chance:
+            self._chance_since.append((len(self.game.actions) - 1, action))
+
+    def _revealed(self) -> list[str]:
+        """Cards the app's random draws since the accepted picture laid on the table."""
+        from companion.reconcile import revealed_on_table
+
+        return revealed_on_table(self.game, [a for _, a in self._chance_since])
 
     def _summary(self) -> dict[str, Any]:
         return {"scores": [self.game.breakdown(p).total for p in range(len(self.seats))],
@@ -396,6 +408,7 @@ class Session:
             last = self.game.actions[-1]
             self.store.append_undo(self.id)
             self.game.pop()
+            self._chance_since = [(i, a) for i, a in self._chance_since if i < len(self.game.actions)]
         text = f"Undone: {self.describe(last)}"
         self.log.append(text)
         return Outcome(True, text)
@@ -463,7 +476,7 @@ class Session:
             return Outcome(False, "the game is over: no more plays are read")
         obs = capture.observation
         reading: Reading = reconcile(self.game, self.accepted_items, obs, self._explained,
-                                     edges=[s.edge for s in self.seats])
+                                     edges=[s.edge for s in self.seats], revealed=self._revealed())
         if reading.problems:
             return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
                            spots=reading.spots, rule="table")
@@ -534,7 +547,7 @@ class Session:
             if self.over or player is None or self.game.current_player() != player:
                 return
             reading = reconcile(self.game, self.accepted_items, capture.observation, self._explained,
-                                edges=[s.edge for s in self.seats])
+                                edges=[s.edge for s in self.seats], revealed=self._revealed())
             legal = set(self.game.legal_actions())
             fitting = [a for a in reading.candidates if a in legal and a not in outcome.recorded]
             if not fitting:
@@ -593,6 +606,7 @@ class Session:
         self.accepted_capture = capture
         self.accepted_jpeg = capture.jpeg
         self._explained.clear()
+        self._chance_since.clear()
 
     def _copy_game(self) -> Game[Any]:
         copy = type(self.game)(list(self.game.players), seed=self.game.seed, options=dict(self.game.options))
