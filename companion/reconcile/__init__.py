@@ -9,7 +9,8 @@ holds the table edge of each seat as ``edges``); without one, the generic matche
 A module may also say which vanished cards a new one now covers (``covered(game, diff,
 observation) -> set[str]``): those are not reported as gone; and which cards a random outcome the
 app drew laid on the table (``revealed(game, action) -> list[str]``, e.g. Highways & Byways'
-Construction card): seen newly at the next End turn, those are expected, not a play.
+Construction card): seen newly at the next End turn, those are expected, not a play; and which
+vanished cards the rules themselves took off the table (``taken_off(game, diff) -> set[str]``).
 
 Observations are read by attribute (``items``, each with ``id``, ``rotation``, ``center_mm``), so
 this module does not import the vision package.
@@ -181,6 +182,9 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     if module is not None and hasattr(module, "covered"):
         # Cards laid on a pile hide the one below (Highwayman's routes): not gone, covered.
         explained |= set(module.covered(game, d, observation))
+    if module is not None and hasattr(module, "taken_off"):
+        # Cards the rules took off the table (H&B's Construction cards reshuffled into the deck).
+        explained |= set(module.taken_off(game, d))
     for gone in d.removed:
         if gone.id in explained:
             continue
