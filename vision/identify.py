@@ -202,25 +202,18 @@ class _Templates:
         self.norm = np.sqrt(spread * n)  # (entries,) float64
         # a template of one flat colour matches anything (as in OpenCV)
         self.flat_face = spread < np.finfo(np.float64).eps
-        self._spectra: dict[tuple[int, int], np.ndarray] = {}
+        self._spectra: dict[tuple[int, int], _Spectra] = {}
         de = np.asarray(desc_entry)
         starts = np.flatnonzero(np.r_[True, de[1:] != de[:-1]]) if len(de) else np.zeros(0, np.intp)
         grouped = len(starts) == entries and np.array_equal(de[starts], np.arange(entries))
         # the first descriptor row of each entry, when rows are grouped by entry (as learn() does)
         self.starts = starts if grouped else None
 
-    def spectra(self, shape: tuple[int, int]) -> np.ndarray:
-        """(entries, 3, H, W) float32: each channel's DFT (OpenCV's packed format) of each
-        centred template, zero-padded to an H x W crop."""
-        out: np.ndarray | None = self._spectra.get(shape)
+    def spectra(self, shape: tuple[int, int]) -> _Spectra:
+        """The templates' spectra for crops of this (height, width) (worked out once)."""
+        out: _Spectra | None = self._spectra.get(shape)
         if out is None:
-            e, h, w = self.centred.shape[:3]
-            out = np.zeros((e, 3, *shape), np.float32)
-            pad = np.zeros(shape, np.float32)
-            for k in range(e):
-                for c in range(3):
-                    pad[:h, :w] = self.centred[k, :, :, c]
-                    out[k, c] = cv2.dft(pad)
+            out = _Spectra(self.centred, shape)
             self._spectra[shape] = out
         return out
 
@@ -237,6 +230,32 @@ class _Templates:
         return best
 
 
+class _Spectra:
+    """Every template's spectrum for crops of one size, and what turns a product of spectra back
+    into the few correlations wanted (the search slack) without a whole inverse transform each.
+
+    The correlation of a crop with a template is the inverse transform of the crop's spectrum
+    times the conjugate of the template's (zero-padded to the crop's size; no wrap-around reaches
+    the placements wanted). Only (slack + 1)^2 placements are wanted, so the inverse is two small
+    matrix products over all the templates at once."""
+
+    def __init__(self, centred: np.ndarray, shape: tuple[int, int]) -> None:
+        h, w = centred.shape[1:3]
+        ch, cw = shape
+        self.ry, self.rx, self.wh = ch - h + 1, cw - w + 1, cw // 2 + 1
+        spec = np.fft.rfft2(centred.astype(np.float64), s=shape, axes=(1, 2))  # (entries, ch, wh, 3)
+        # (3, ch, entries, wh): the entries of one shortlist gathered in one copy
+        self.conj = np.ascontiguousarray(np.conj(spec).transpose(3, 1, 0, 2)).astype(np.complex64)
+        # a real signal's spectrum is half the full one: the other half counted by weight 2
+        weight = np.full(self.wh, 2.0)
+        weight[0] = 1.0
+        if cw % 2 == 0:
+            weight[-1] = 1.0
+        self.rows = np.exp(2j * np.pi * np.outer(np.arange(self.ry), np.arange(ch)) / ch).astype(np.complex64)
+        cols = weight[:, None] * np.exp(2j * np.pi * np.outer(np.arange(self.wh), np.arange(self.rx)) / cw)
+        self.cols = (cols / (ch * cw)).astype(np.complex64)
+
+
 class _CropWindows:
     """What TM_CCOEFF_NORMED needs from a crop, computed once for all the templates compared with
     it: the spectrum of each channel and the crop's spread under every placement of an h x w
@@ -249,8 +268,12 @@ class _CropWindows:
         crop = np.ascontiguousarray(crop, np.float32)
         # Correlating with a zero-mean template ignores any constant added to a channel of the
         # crop: take the crop's mean off so the float32 transform keeps its precision.
-        centred = crop - crop.mean(axis=(0, 1), dtype=np.float64).astype(np.float32)
-        self.spectra = [cv2.dft(np.ascontiguousarray(centred[:, :, c])) for c in range(3)]
+        centred = crop - np.array(cv2.mean(crop)[:3], np.float32)
+        wh = cw // 2 + 1
+        self.spectrum = np.empty((3, ch, wh), np.complex64)
+        for c in range(3):
+            full = cv2.dft(np.ascontiguousarray(centred[:, :, c]), flags=cv2.DFT_COMPLEX_OUTPUT)
+            self.spectrum[c] = np.ascontiguousarray(full[:, :wh]).view(np.complex64)[:, :, 0]
         # the window sums in double, as matchTemplate takes them
         s, q = cv2.integral2(crop, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
         ry, rx = self.ry, self.rx
@@ -266,26 +289,27 @@ class _CropWindows:
     def correlate(self, t: _Templates, entries: Sequence[int]) -> list[tuple[float, tuple[int, int]]]:
         """(peak, (x, y) of the peak) per entry, as cv2.matchTemplate(TM_CCOEFF_NORMED) and
         cv2.minMaxLoc give them: the correlation by the convolution theorem (as matchTemplate
-        itself computes it), the crop's spectrum shared by all the entries."""
-        spectra = t.spectra(self.shape)
-        c0, c1, c2 = self.spectra
-        ry, rx = self.ry, self.rx
-        num = np.empty((len(entries), ry, rx))
-        for k, e in enumerate(entries):
-            ts = spectra[e]
-            acc = cv2.add(cv2.mulSpectrums(c0, ts[0], 0, conjB=True), cv2.mulSpectrums(c1, ts[1], 0, conjB=True))
-            acc = cv2.add(acc, cv2.mulSpectrums(c2, ts[2], 0, conjB=True))
-            num[k] = cv2.idft(acc, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)[:ry, :rx]
+        itself computes it), for all the entries at once."""
+        sp = t.spectra(self.shape)
         idx = np.asarray(entries, np.intp)
+        k = len(idx)
+        ch, ry, rx = self.shape[0], self.ry, self.rx
+        conj = sp.conj[:, :, idx]  # (3, ch, k, wh)
+        s = self.spectrum[:, :, None, :]
+        prod = conj[0] * s[0]
+        prod += conj[1] * s[1]
+        prod += conj[2] * s[2]
+        part = (sp.rows @ prod.reshape(ch, k * sp.wh)).reshape(ry, k, sp.wh)
+        num = (part @ sp.cols).real.transpose(1, 0, 2).astype(np.float64)  # (k, ry, rx)
         den = self.spread[None] * t.norm[idx][:, None, None]
         mag = np.abs(num)
         # OpenCV's rules: a numerator a little above the denominator (rounding) is +-1, far above
         # it (a flat window) is 0; a flat template matches everywhere
         res = np.where(mag < den, num / np.where(den > 0, den, 1.0), np.where(mag < den * 1.125, np.sign(num), 0.0))
         res[t.flat_face[idx]] = 1.0
-        res = res.astype(np.float32).reshape(len(entries), -1)
+        res = res.astype(np.float32).reshape(k, -1)
         at = res.argmax(axis=1)  # the first maximum in row-major order, like minMaxLoc
-        return [(float(res[k, a]), (int(a % rx), int(a // rx))) for k, a in enumerate(at)]
+        return [(float(res[i, a]), (int(a % rx), int(a // rx))) for i, a in enumerate(at)]
 
 
 @dataclass(frozen=True)
