@@ -268,12 +268,12 @@ class _CropWindows:
         crop = np.ascontiguousarray(crop, np.float32)
         # Correlating with a zero-mean template ignores any constant added to a channel of the
         # crop: take the crop's mean off so the float32 transform keeps its precision.
-        centred = crop - np.array(cv2.mean(crop)[:3], np.float32)
+        mean = cv2.mean(crop)
         wh = cw // 2 + 1
-        self.spectrum = np.empty((3, ch, wh), np.complex64)
-        for c in range(3):
-            full = cv2.dft(np.ascontiguousarray(centred[:, :, c]), flags=cv2.DFT_COMPLEX_OUTPUT)
-            self.spectrum[c] = np.ascontiguousarray(full[:, :wh]).view(np.complex64)[:, :, 0]
+        spectrum = np.empty((3, ch, wh, 2), np.float32)
+        for c, plane in enumerate(cv2.split(crop)):
+            spectrum[c] = cv2.dft(plane - np.float32(mean[c]), flags=cv2.DFT_COMPLEX_OUTPUT)[:, :wh]
+        self.spectrum = spectrum.view(np.complex64)[..., 0]  # (3, ch, wh)
         # the window sums in double, as matchTemplate takes them
         s, q = cv2.integral2(crop, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
         ry, rx = self.ry, self.rx
@@ -303,10 +303,13 @@ class _CropWindows:
         num = (part @ sp.cols).real.transpose(1, 0, 2).astype(np.float64)  # (k, ry, rx)
         den = self.spread[None] * t.norm[idx][:, None, None]
         mag = np.abs(num)
-        # OpenCV's rules: a numerator a little above the denominator (rounding) is +-1, far above
-        # it (a flat window) is 0; a flat template matches everywhere
-        res = np.where(mag < den, num / np.where(den > 0, den, 1.0), np.where(mag < den * 1.125, np.sign(num), 0.0))
-        res[t.flat_face[idx]] = 1.0
+        odd = mag >= den
+        res = num / np.where(odd, 1.0, den)
+        if odd.any():
+            # OpenCV's rules: a numerator a little above the denominator (rounding) is +-1, far
+            # above it (a flat window) is 0
+            res[odd] = np.where(mag[odd] < den[odd] * 1.125, np.sign(num[odd]), 0.0)
+        res[t.flat_face[idx]] = 1.0  # a flat template matches everywhere
         res = res.astype(np.float32).reshape(k, -1)
         at = res.argmax(axis=1)  # the first maximum in row-major order, like minMaxLoc
         return [(float(res[i, a]), (int(a % rx), int(a // rx))) for i, a in enumerate(at)]
