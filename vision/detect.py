@@ -28,6 +28,7 @@ BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big en
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
+WEAK_EXPLAINED = 0.7  # ... or, as a split the recogniser must confirm, this much
 PIECE_STRENGTH = 2.5
 FAINT = 1.4  # a blob that differs from the cloth by less than this (times the threshold) is shading
 SHADOW = 0.5  # how much darker than the cloth a shadow may make it
@@ -39,7 +40,15 @@ SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 BRIDGE_MM = 12  # gaps up to this wide inside a row of cards are bridged ...
 LOOSE_ALTERNATIVES = 6  # anchored lattices tried on a region no grid explains
-BRIDGE_SCORE = 0.85  # ... when the bridged region is a grid of cards this clean  # how far (as a fraction of a card) a row may be longer or shorter than n cards
+BRIDGE_SCORE = 0.7  # ... when the bridged region is a grid of cards this clean
+# A cell guessed from a region's outline may sit off its card (gaps add up along a hand-laid row, a
+# hand stretches the outline): each cell is moved, up to this far, to where the card edges it
+# should lie on are strongest in the picture.
+FRAME_TURN = 10.0  # degrees between a region's rectangle and its cards' edges that mean "not the cards'"
+SNAP_MM = 24.0
+SNAP_REACH = 0.3  # ... and at most this share of the card's short side
+SNAP_GAIN = 1.15  # a move must find edges this much stronger than where the cell is
+SNAP_SIDE = 0.7  # the middle share of each side that is sampled (its ends may touch a neighbour)
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,9 @@ class Candidate:
     size_key: tuple[float, float]
     region: int  # the merged region it came from; cells of one region were laid edge to edge
     corners_mm: tuple[tuple[float, float], ...] = ()
+    # where the region's outline put the cell before it was moved onto the edges it sees (None:
+    # not moved); the recogniser looks there too when the moved cell is not a sure card
+    unsnapped: Candidate | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,9 @@ class Region:
     # no grid of cards explains the region (a hand or a shadow joined the cards): its cells are
     # only hypotheses, and only those the recogniser is sure of count
     loose: bool = False
+    # its best grid explains less of it than a clean row would (see WEAK_EXPLAINED): a split only
+    # the recogniser can confirm
+    weak: bool = False
 
 
 @dataclass
@@ -80,6 +95,124 @@ class Detection:
     # other ways to split a region into cards, next best first: tried when the recogniser does
     # not accept every card of the best split (cards laid with gaps, mixed sizes)
     alternatives: dict[int, list[list[Candidate]]] = field(default_factory=dict)
+    px_per_mm: float = DETECT_PX_PER_MM
+    # each split region's own mask and its offset in the rectified view, for splitting what is
+    # left of it once its sure cards are taken out
+    comps: dict[int, tuple[np.ndarray, int, int]] = field(default_factory=dict, repr=False)
+    size_keys: tuple[tuple[float, float], ...] = ()
+    # colour gradients of the rectified view along x and y (h, w, 3), for snapping cells to edges
+    edges: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    def snap(self, cells: Sequence[Candidate]) -> list[Candidate]:
+        """Cells moved onto the card edges the picture shows, two landing on one card kept once."""
+        if self.edges is None:
+            return list(cells)
+        out: list[Candidate] = []
+        for c in (snap_cell(c, self.edges, self.px_per_mm) for c in cells):
+            if not any(o.size_key == c.size_key and np.hypot(o.center_mm[0] - c.center_mm[0],
+                                                             o.center_mm[1] - c.center_mm[1]) < 0.4 * c.size_key[0]
+                       for o in out):
+                out.append(c)
+        return out
+
+    def residual(self, region: int, taken: Sequence[Candidate]) -> list[list[list[Candidate]]]:
+        """What is left of a region once the cards in `taken` are taken out (a landmark tile below
+        a row of cards, a card beside a hand): for each leftover piece of at least a card's area,
+        its ways of being split into cards, best first."""
+        if region not in self.comps or not taken:
+            return []
+        comp, x, y = self.comps[region]
+        left = comp.copy()
+        ppm = self.px_per_mm
+        grow = 3.0 * ppm  # a card drawn a little small must not leave a sliver of itself
+        for c in taken:
+            centre = np.array(c.center_mm) * ppm - (x, y)
+            a = np.radians(c.angle_deg)
+            right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+            hs, hl = c.size_key[0] / 2 * ppm + grow, c.size_key[1] / 2 * ppm + grow
+            poly = np.array([centre + sx * hs * right + sy * hl * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            cv2.fillPoly(left, [np.rint(poly).astype(np.int32)], 0)
+        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+        smallest = min((k[0] * k[1] for k in self.size_keys), default=2500.0) * ppm**2
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+        out: list[list[list[Candidate]]] = []
+        for lab in range(1, n):
+            lx, ly, lw, lh, area = (int(v) for v in stats[lab])
+            if area < 0.8 * smallest:
+                continue
+            sub = (labels[ly:ly + lh, lx:lx + lw] == lab).astype(np.uint8) * 255
+            fits, _, _ = _fits(sub, x + lx, y + ly, self.size_keys, ppm, self.edges)
+            splits: list[list[Candidate]] = []
+            for g, fr in fits:
+                cells = _cells(g, fr, region, ppm)
+                if cells and not any(_same_cells(cells, t) for t in splits):
+                    splits.append(cells)
+                if len(splits) >= MAX_ALTERNATIVES:
+                    break
+            if splits:
+                out.append(splits)
+        return out
+
+
+def edge_maps(top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel Lab gradients of the rectified view (a card's edge may differ from its
+    neighbour only in colour), lightly blurred so a side a pixel off still counts."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    return gx, gy
+
+
+def _side_support(edges: tuple[np.ndarray, np.ndarray], pts: np.ndarray, normal: np.ndarray,
+                  shifts: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """Mean edge strength across `normal` at side points `pts` (N x 2 px) moved by each shift (S)
+    along `along`: an (S,) array."""
+    gx, gy = edges
+    h, w = gx.shape[:2]
+    p = pts[None, :, :] + shifts[:, None, None] * along[None, None, :]
+    xi = np.clip(np.rint(p[..., 0]).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(p[..., 1]).astype(np.int32), 0, h - 1)
+    g = np.abs(gx[yi, xi] * normal[0] + gy[yi, xi] * normal[1]).sum(axis=-1)
+    return g.mean(axis=1)
+
+
+def snap_cell(c: Candidate, edges: tuple[np.ndarray, np.ndarray], px_per_mm: float = DETECT_PX_PER_MM,
+              reach_mm: float = SNAP_MM) -> Candidate:
+    """The cell moved (not turned) to where both pairs of its opposite sides lie on edges.
+
+    Searched one axis at a time (a card's left and right sides fix it across, its top and bottom
+    along), twice, each pair scored by the weaker of its two sides' mean edge strength, the
+    geometric mean, so that one strong edge (a card against a dark cloth) cannot pull the cell
+    half off its card."""
+    a = np.radians(c.angle_deg)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    hs, hl = c.size_key[0] / 2 * px_per_mm, c.size_key[1] / 2 * px_per_mm
+    centre = np.array(c.center_mm, np.float64) * px_per_mm
+    step = max(1.0, px_per_mm)
+    ts = np.arange(-SNAP_SIDE * hl, SNAP_SIDE * hl + 1e-6, 2 * step)
+    tr = np.arange(-SNAP_SIDE * hs, SNAP_SIDE * hs + 1e-6, 2 * step)
+    moved = np.zeros(2)
+    reach_mm = min(reach_mm, SNAP_REACH * c.size_key[0])
+    for reach in (reach_mm * px_per_mm, 4 * step):
+        shifts = np.arange(-reach, reach + 1e-6, step)
+        for normal, half, t_along, side_dir in ((right, hs, ts, down), (down, hl, tr, right)):
+            base = centre + moved[0] * right + moved[1] * down
+            sides = [base + sign * half * normal + t_along[:, None] * side_dir[None, :] for sign in (-1, 1)]
+            s1 = _side_support(edges, sides[0], normal, shifts, normal)
+            s2 = _side_support(edges, sides[1], normal, shifts, normal)
+            both = np.sqrt(s1 * s2)
+            best = int(np.argmax(both))
+            here = both[len(shifts) // 2]
+            # faces have straight lines of their own (roads, frames): move only to edges clearly
+            # stronger than those where the cell already is
+            if both[best] > SNAP_GAIN * here:
+                moved[0 if normal is right else 1] += shifts[best]
+    if not moved.any():
+        return c
+    new = (centre + moved[0] * right + moved[1] * down) / px_per_mm
+    d = new - np.array(c.center_mm)
+    corners = tuple((float(x + d[0]), float(y + d[1])) for x, y in c.corners_mm)
+    return dataclasses.replace(c, center_mm=(float(new[0]), float(new[1])), corners_mm=corners, unsnapped=c)
 
 
 def rectify(frame: np.ndarray, calibration: Calibration, px_per_mm: float = DETECT_PX_PER_MM) -> np.ndarray:
@@ -349,6 +482,10 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
             score = explained * min(1.0, filled) - 0.5 * (ex + ey)
             if explained >= EXPLAINED:
                 fits.append(_GridFit(score, key, long_along_u, nx, ny, tuple(cells)))
+            elif explained >= WEAK_EXPLAINED:
+                # a grid that explains less (a row whose art matches the cloth in places) still
+                # goes to the recogniser, after every clean one
+                fits.append(_GridFit(score - 1.0, key, long_along_u, nx, ny, tuple(cells)))
     return sorted(fits, key=lambda f: -f.score)
 
 
@@ -390,16 +527,57 @@ def _anchored_grids(sub: np.ndarray, f1: float, f2: float, keys: Sequence[tuple[
     return sorted(out, key=lambda f: -f[0].score)
 
 
+def _gradient_frame(comp: np.ndarray, points: np.ndarray, edges: tuple[np.ndarray, np.ndarray], x: int, y: int,
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float] | None:
+    """A frame square to the direction the picture's own edges inside the region take (folded by
+    a quarter turn): a card's sides and print run along its axes, while a glare spot is smooth and
+    a cloth's flecks point every way. None when no direction stands out."""
+    h, w = comp.shape
+    gx, gy = (g[y:y + h, x:x + w] for g in edges)
+    inside = comp > 0
+    ex, ey = gx[inside].sum(axis=-1), gy[inside].sum(axis=-1)  # channels summed: signed, per pixel
+    mag = np.hypot(ex, ey)
+    if mag.size < 50 or float(mag.sum()) <= 0:
+        return None
+    q = np.arctan2(ey, ex) * 4  # a quarter turn apart is the same card axis
+    c, s_ = float((mag * np.cos(q)).sum()), float((mag * np.sin(q)).sum())
+    if np.hypot(c, s_) < 0.15 * float(mag.sum()):
+        return None
+    a = np.arctan2(s_, c) / 4
+    u = np.array([np.cos(a), np.sin(a)])
+    v = np.array([-np.sin(a), np.cos(a)])
+    pu, pv = points @ u, points @ v
+    return u * pu.min() + v * pv.min(), u, v, float(pu.max() - pu.min() + 1), float(pv.max() - pv.min() + 1)
+
+
+Frame = tuple[np.ndarray, np.ndarray, np.ndarray, float, float]
+
+
+def _frames(comp: np.ndarray, points: np.ndarray, rect: Frame, edges: tuple[np.ndarray, np.ndarray] | None,
+            x: int, y: int) -> list[Frame]:
+    """The frames a region's cards may be square to (all in the region's own px): its outline's
+    straight edges, or failing those the picture's edges inside it, and its minimum-area
+    rectangle. The rectangle gives the exact direction of a clean card or row (edge directions are
+    only good to a few degrees), but a hand or a glare spot joined to a row turns it, and cells
+    square to it then cut every card: it is left out when it is turned well away from the cards."""
+    square = _edge_frame(comp, points)
+    if square is None and edges is not None:
+        square = _gradient_frame(comp, points, edges, x, y)
+    if square is None:
+        return [rect]
+    turn = abs(((_angle_of(square[1]) - _angle_of(rect[1])) + 45) % 90 - 45)
+    return [square, rect] if turn < FRAME_TURN else [square]
+
+
 def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
+                edges: tuple[np.ndarray, np.ndarray] | None = None,
                 ) -> list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]]:
-    """Anchored card lattices (see _anchored_grids) in the region's edge frame and its
-    minimum-area rectangle frame, best first, with frames that _cells can place cells in."""
+    """Anchored card lattices (see _anchored_grids) square to the cards in the region, best first,
+    with frames that _cells can place cells in."""
     outline, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64)
     out: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
-    for frame_ in (_edge_frame(comp, pts), _rect_frame(pts)):
-        if frame_ is None:
-            continue
+    for frame_ in _frames(comp, pts, _rect_frame(pts), edges, x, y):
         o, fu, fv, f1, f2 = frame_
         m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
         sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
@@ -411,6 +589,7 @@ def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[floa
 
 
 def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
+          edges: tuple[np.ndarray, np.ndarray] | None = None,
           ) -> tuple[list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]], np.ndarray,
                      tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
     """Every grid of cards that explains a region (best first), its outline points and its
@@ -424,9 +603,10 @@ def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, flo
     # straight edges, or failing that to its minimum-area rectangle
     fits: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
     local = pts - np.array([x, y], np.float64)
-    for frame_ in (_edge_frame(comp, local), (origin - np.array([x, y], np.float64), u, v, l1, l2)):
-        if frame_ is None:
-            continue
+    # card art that matches the cloth leaves holes and bites in a card's mask: cells are judged
+    # on the region with those closed
+    comp = cv2.morphologyEx(comp, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    for frame_ in _frames(comp, local, (origin - np.array([x, y], np.float64), u, v, l1, l2), edges, x, y):
         o, fu, fv, f1, f2 = frame_
         m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
         sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
@@ -441,6 +621,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
          px_per_mm: float = DETECT_PX_PER_MM) -> Detection:
     """Card-sized candidates, unexplained blobs and small pieces on the play area."""
     top = rectify(frame, calibration, px_per_mm)
+    edges = edge_maps(top)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -462,7 +643,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if len(inner) < 2:
             continue
         comp = (blabels[y:y + h, x:x + w] == blab).astype(np.uint8) * 255
-        fits, _, _ = _fits(comp, x, y, size_keys, px_per_mm)
+        fits, _, _ = _fits(comp, x, y, size_keys, px_per_mm, edges)
         if fits and fits[0][0].score >= BRIDGE_SCORE:
             work.append((comp, x, y, area, n + blab))
             consumed |= inner
@@ -479,6 +660,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     regions: dict[int, Region] = {}
     alternatives: dict[int, list[list[Candidate]]] = {}
     narrowest = min((k[0] for k in size_keys), default=50.0) * px_per_mm
+    comps: dict[int, tuple[np.ndarray, int, int]] = {}
     for comp, x, y, area, lab in work:
         h, w = comp.shape
         inside = strength[y:y + h, x:x + w][comp > 0]
@@ -493,7 +675,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 if inside.size and float(np.median(inside)) >= PIECE_STRENGTH:
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
-        fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm)
+        fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm, edges)
         if not fits:
             if faint:  # a patch of light or shade with no card shape: the cloth, not an object
                 continue
@@ -502,7 +684,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             if area >= 1.3 * smallest:
                 # Cards may still be in there, joined by a hand or a shadow: propose card-sized
                 # cells anchored on the region's straight sides and let the recogniser decide.
-                loose = _loose_fits(comp, x, y, size_keys, px_per_mm)
+                loose = _loose_fits(comp, x, y, size_keys, px_per_mm, edges)
                 tried: list[list[Candidate]] = []
                 for g, fr in loose:
                     cells = _cells(g, fr, lab, px_per_mm)
@@ -511,12 +693,14 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     if len(tried) >= LOOSE_ALTERNATIVES:
                         break
                 if tried:
+                    comps[lab] = (comp, x, y)
                     regions[lab] = dataclasses.replace(blob, loose=True)
                     candidates += tried[0]
                     alternatives[lab] = tried[1:]
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
-                                           faint=faint)
+                                           faint=faint, weak=fits[0][0].score < 0)
+        comps[lab] = (comp, x, y)
         distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
         for g, fr in fits:  # both frames often give the same split: try each split once
             if not any(g.key == d.key and len(g.cells) == len(d.cells) for d, _ in distinct):
@@ -524,7 +708,9 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         ranked = [_cells(g, fr, lab, px_per_mm) for g, fr in distinct[:MAX_ALTERNATIVES]]
         candidates += ranked[0]
         alternatives[lab] = ranked[1:]
-    return Detection(candidates, blobs, pieces, regions, top, mask, alternatives)
+    det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges)
+    det.candidates = det.snap(candidates)
+    return det
 
 
 def _same_cells(a: list[Candidate], b: list[Candidate], tol_mm: float = 6.0) -> bool:

@@ -8,7 +8,9 @@ layout from what was recognised. Cards the recogniser is unsure of are listed in
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,9 @@ WARN_REPROJECTION_PX = 3.0
 
 LONELY_CELLS = 4
 LONELY_SHARE = 0.3
+LONELY_MOST = 1  # ... when it is alone
+WEAK_SURE = 0.8  # ... unless it correlates this well
+RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split again
 
 _LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
 
@@ -77,6 +82,56 @@ def _split_quality(found: list[tuple[detect.Candidate, Match]]) -> tuple[int, fl
     return (len(sure), sum(m.score for m in sure))
 
 
+def _apart(a: detect.Candidate, b: detect.Candidate) -> bool:
+    """Two cells that are not the same card: their centres at least half a card apart."""
+    return bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
+                >= 0.5 * min(a.size_key[0], b.size_key[0]))
+
+
+Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
+
+
+def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list[detect.Candidate]],
+            residual: Callable[[list[detect.Candidate]], list[list[list[detect.Candidate]]]],
+            snap: Callable[[list[detect.Candidate]], list[detect.Candidate]], look: Look,
+            depth: int = 0) -> list[tuple[detect.Candidate, Match]]:
+    """The cards of one region: every sure card any split of it shows (best first, none on top of
+    another), then what they leave settled the same way, then the best split's other cells."""
+    splits = [found]
+    # a split the recogniser does not fully accept may be the wrong split: try the others
+    for alt in alternatives:
+        if all(m.status == "sure" for _, m in splits[0]):
+            break
+        tried = [look(c) for c in snap(alt)]
+        if _split_quality(tried) > _split_quality(splits[0]):
+            splits.insert(0, tried)
+        else:
+            splits.append(tried)
+    sure = sorted(((c, m) for split in splits for c, m in split if m.status == "sure"), key=lambda cm: -cm[1].score)
+    kept: list[tuple[detect.Candidate, Match]] = []
+    for c, m in sure:
+        if all(_apart(c, k) for k, _ in kept):
+            kept.append((c, m))
+    rest = [(c, m) for c, m in splits[0] if m.status != "sure" and all(_apart(c, k) for k, _ in kept)]
+    # what the sure cards leave (a tile beside a row, a card beside a hand) is settled again
+    if kept and rest and depth < RESIDUAL_DEPTH:
+        taken = [c for c, _ in kept]
+        for piece in residual(taken):
+            first = [look(c) for c in snap(piece[0])]
+            more = _settle(first, piece[1:], lambda t: residual(taken + list(t)), snap, look, depth + 1)
+            if sum(m.status == "sure" for _, m in more) <= LONELY_MOST:
+                # a leftover is no grid of its own (a phone, a hand): a lone match there needs a
+                # clear score to count (a phone's screen once matched a face at 0.72)
+                more = [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
+                        for c, m in more]
+            if any(m.status == "sure" for _, m in more):
+                found_more = [(c, m) for c, m in more if all(_apart(c, k) for k, _ in kept)]
+                kept += [(c, m) for c, m in found_more if m.status == "sure"]
+                rest = [(c, m) for c, m in rest if all(_apart(c, o) for o, _ in found_more)]
+                rest += [(c, m) for c, m in found_more if m.status != "sure"]
+    return kept + rest
+
+
 def _x_angle(up_angle: float) -> float:
     """A region's rectangle angle: its first side's direction is `up_angle` clockwise from table
     "up", i.e. up_angle - 90 clockwise from table x."""
@@ -110,20 +165,22 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     if cal.reprojection_error_px > WARN_REPROJECTION_PX:
         obs.warnings.append(f"the markers fit the play area loosely ({cal.reprojection_error_px:.1f} px): "
                             "card positions may be a few mm off")
+
+    def look(c: detect.Candidate) -> tuple[detect.Candidate, Match]:
+        m = index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)
+        if m.status != "sure" and c.unsnapped is not None:
+            # moved onto the wrong edges (a road's, a frame's): the outline's own guess may be it
+            first = index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key)
+            if first.status == "sure" or first.score > m.score:
+                return c.unsnapped, first
+        return c, m
+
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     for cand in det.candidates:
-        m = index.identify(frame, cal.homography, cand.center_mm, cand.angle_deg, cand.size_key)
-        by_region.setdefault(cand.region, []).append((cand, m))
+        by_region.setdefault(cand.region, []).append(look(cand))
     for region, found in by_region.items():
-        # a split the recogniser does not fully accept may be the wrong split: try the others
-        best = found
-        for alt in det.alternatives.get(region, []):
-            if all(m.status == "sure" for _, m in best):
-                break
-            tried = [(c, index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)) for c in alt]
-            if _split_quality(tried) > _split_quality(best):
-                best = tried
-        by_region[region] = best
+        by_region[region] = _settle(found, det.alternatives.get(region, []),
+                                    lambda taken, r=region: det.residual(r, taken), det.snap, look)
     for region, found in by_region.items():
         if det.regions[region].loose:
             # cells guessed inside a region no grid explains (the region is already reported as
@@ -145,9 +202,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # A big region where almost nothing is a pack card is a shadow, a hand or a cloth
         # pattern cut into card-sized cells: a lone good match there is more likely chance than a
         # card, so it is listed for the players to check instead of counted.
-        doubtful = len(found) >= LONELY_CELLS and sure < LONELY_SHARE * len(found)
+        # Several sure cards side by side are a row, not chance.
+        doubtful = len(found) >= LONELY_CELLS and sure < LONELY_SHARE * len(found) and sure <= LONELY_MOST
+        # A region no clean grid explains (a phone, a hand with a card) cut into cells: a lone
+        # sure match there needs a clear score to count (a phone's screen once matched a face).
+        weak = det.regions[region].weak and sure <= LONELY_MOST
         for cand, m in found:
-            if m.status == "sure" and doubtful:
+            if m.status == "sure" and (doubtful or (weak and m.score < WEAK_SURE)):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))

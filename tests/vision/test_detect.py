@@ -163,3 +163,28 @@ def test_a_hand_touching_a_row_still_leaves_card_cells_where_the_cards_are():
     hits = [sp for sp in splits
             if all(any(np.hypot(c.center_mm[0] - x, c.center_mm[1] - y) < 4 for c in sp) for x, y in row[:3])]
     assert hits and all(abs(c.angle_deg) < 2 for c in hits[0])
+
+
+@pytest.mark.parametrize("offset", [(14, 0), (0, -15), (-11, 12)])
+def test_a_cell_off_its_card_is_moved_onto_the_card_edges(offset):
+    """A cell the outline put beside its card (gaps add up along a hand-laid row) moves onto the
+    card's edges before the recogniser looks at it, and stays where it is when it already fits."""
+    from vision.detect import Candidate, edge_maps, rectify, snap_cell
+
+    rng = np.random.default_rng(11)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    centres = row((300, 300), 3, (63, 88), 0, gap=0.5)
+    for c in centres:
+        paste(pic, random_face(rng), c, 0, (63, 88), table)
+    frame, _ = view(table, pic)
+    cal = calibrate(frame, table)
+    edges = edge_maps(rectify(frame, cal))
+    want = centres[1]
+    off = Candidate((want[0] + offset[0], want[1] + offset[1]), 0.0, (63.0, 88.0), 1)
+    got = snap_cell(off, edges)
+    assert np.hypot(got.center_mm[0] - want[0], got.center_mm[1] - want[1]) < 2.5, got
+    assert got.unsnapped == off
+    on = snap_cell(Candidate(want, 0.0, (63.0, 88.0), 1), edges)
+    assert np.hypot(on.center_mm[0] - want[0], on.center_mm[1] - want[1]) < 2.5
+
