@@ -25,7 +25,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,11 +194,10 @@ class _Templates:
     then computed once per crop (_CropWindows) instead of once per template."""
 
     def __init__(self, fine: np.ndarray, desc_entry: np.ndarray, entries: int) -> None:
+        self.fine = fine  # the size class's own array, not a copy
         n = fine.shape[1] * fine.shape[2]
-        f64 = fine.reshape(len(fine), n, 3).astype(np.float64)
-        centred = f64 - f64.mean(axis=1, keepdims=True)
-        spread = (centred * centred).sum(axis=(1, 2)) / n  # the sum of the channels' variances
-        self.centred = centred.reshape(fine.shape).astype(np.float32)
+        # the sum of the channels' variances, a few templates at a time (no whole float64 copy)
+        spread = np.concatenate([(c * c).sum(axis=(1, 2, 3)) / n for c in _centred_chunks(fine)])
         self.norm = np.sqrt(spread * n)  # (entries,) float64
         # a template of one flat colour matches anything (as in OpenCV)
         self.flat_face = spread < np.finfo(np.float64).eps
@@ -213,14 +212,14 @@ class _Templates:
         """The templates' spectra for crops of this (height, width) (worked out once)."""
         out: _Spectra | None = self._spectra.get(shape)
         if out is None:
-            out = _Spectra(self.centred, shape)
+            out = _Spectra(self.fine, shape)
             self._spectra[shape] = out
         return out
 
     def ncc(self, a: int, b: int) -> float:
         """The correlation of two templates with each other (as _ncc of the two fine faces)."""
-        dot = float(np.dot(self.centred[a].ravel().astype(np.float64), self.centred[b].ravel().astype(np.float64)))
-        return dot / (float(self.norm[a] * self.norm[b]) + 1e-6)
+        pair = _centred(self.fine[[a, b]])
+        return float((pair[0] * pair[1]).sum()) / (float(self.norm[a] * self.norm[b]) + 1e-6)
 
     def best_per_entry(self, sims: np.ndarray, desc_entry: np.ndarray, entries: int) -> np.ndarray:
         if self.starts is not None:
@@ -228,6 +227,18 @@ class _Templates:
         best = np.full(entries, -2.0, np.float32)
         np.maximum.at(best, desc_entry, sims)
         return best
+
+
+def _centred(fine: np.ndarray) -> np.ndarray:
+    """Templates (entries, h, w, 3) in float64, each channel of each less its mean."""
+    f64 = fine.astype(np.float64)
+    centred: np.ndarray = f64 - f64.mean(axis=(1, 2), keepdims=True)
+    return centred
+
+
+def _centred_chunks(fine: np.ndarray, size: int = 32) -> Iterator[np.ndarray]:
+    for k in range(0, len(fine), size):
+        yield _centred(fine[k:k + size])
 
 
 class _Spectra:
@@ -239,13 +250,17 @@ class _Spectra:
     the placements wanted). Only (slack + 1)^2 placements are wanted, so the inverse is two small
     matrix products over all the templates at once."""
 
-    def __init__(self, centred: np.ndarray, shape: tuple[int, int]) -> None:
-        h, w = centred.shape[1:3]
+    def __init__(self, fine: np.ndarray, shape: tuple[int, int]) -> None:
+        h, w = fine.shape[1:3]
         ch, cw = shape
         self.ry, self.rx, self.wh = ch - h + 1, cw - w + 1, cw // 2 + 1
-        spec = np.fft.rfft2(centred.astype(np.float64), s=shape, axes=(1, 2))  # (entries, ch, wh, 3)
         # (3, ch, entries, wh): the entries of one shortlist gathered in one copy
-        self.conj = np.ascontiguousarray(np.conj(spec).transpose(3, 1, 0, 2)).astype(np.complex64)
+        self.conj = np.empty((3, ch, len(fine), self.wh), np.complex64)
+        k = 0
+        for part in _centred_chunks(fine):
+            spec = np.fft.rfft2(part, s=shape, axes=(1, 2))  # (chunk, ch, wh, 3)
+            self.conj[:, :, k:k + len(part)] = np.conj(spec).transpose(3, 1, 0, 2)
+            k += len(part)
         # a real signal's spectrum is half the full one: the other half counted by weight 2
         weight = np.full(self.wh, 2.0)
         weight[0] = 1.0
