@@ -199,6 +199,7 @@ class _Templates:
         # the sum of the channels' variances, a few templates at a time (no whole float64 copy)
         spread = np.concatenate([(c * c).sum(axis=(1, 2, 3)) / n for c in _centred_chunks(fine)])
         self.norm = np.sqrt(spread * n)  # (entries,) float64
+        self.sums = fine.reshape(len(fine), n, 3).sum(axis=1, dtype=np.float64)  # (entries, 3)
         # a template of one flat colour matches anything (as in OpenCV)
         self.flat_face = spread < np.finfo(np.float64).eps
         self._spectra: dict[tuple[int, int], _Spectra] = {}
@@ -218,8 +219,11 @@ class _Templates:
 
     def ncc(self, a: int, b: int) -> float:
         """The correlation of two templates with each other (as _ncc of the two fine faces)."""
-        pair = _centred(self.fine[[a, b]])
-        return float((pair[0] * pair[1]).sum()) / (float(self.norm[a] * self.norm[b]) + 1e-6)
+        n = self.fine.shape[1] * self.fine.shape[2]
+        # the sum over the channels of (a - mean a)(b - mean b), without centring either copy
+        dot = float(np.dot(self.fine[a].ravel().astype(np.float64), self.fine[b].ravel().astype(np.float64)))
+        cross = dot - float(np.dot(self.sums[a], self.sums[b])) / n
+        return cross / (float(self.norm[a] * self.norm[b]) + 1e-6)
 
     def best_per_entry(self, sims: np.ndarray, desc_entry: np.ndarray, entries: int) -> np.ndarray:
         if self.starts is not None:
