@@ -219,7 +219,7 @@ class _Templates:
 
     def ncc(self, a: int, b: int) -> float:
         """The correlation of two templates with each other (as _ncc of the two fine faces)."""
-        n = self.fine.shape[1] * self.fine.shape[2]
+        n = int(self.fine.shape[1] * self.fine.shape[2])
         # the sum over the channels of (a - mean a)(b - mean b), without centring either copy
         dot = float(np.dot(self.fine[a].ravel().astype(np.float64), self.fine[b].ravel().astype(np.float64)))
         cross = dot - float(np.dot(self.sums[a], self.sums[b])) / n
