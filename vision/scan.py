@@ -91,6 +91,15 @@ def _apart(a: detect.Candidate, b: detect.Candidate) -> bool:
 Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
 
 
+def _lone_unsure(split: list[tuple[detect.Candidate, Match]]) -> list[tuple[detect.Candidate, Match]]:
+    """The split with its sure card listed as unsure when it is the only one and its score is not
+    clear (below WEAK_SURE)."""
+    if sum(m.status == "sure" for _, m in split) > LONELY_MOST:
+        return split
+    return [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
+            for c, m in split]
+
+
 def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list[detect.Candidate]],
             residual: Callable[[list[detect.Candidate]], list[list[list[detect.Candidate]]]],
             snap: Callable[[list[detect.Candidate]], list[detect.Candidate]], look: Look,
@@ -107,6 +116,9 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
             splits.insert(0, tried)
         else:
             splits.append(tried)
+    # another split's lone sure card (a card-sized cell laid over a board of tiles) is chance more
+    # often than a card: it needs a clear score; several side by side are a row
+    splits[1:] = [_lone_unsure(split) for split in splits[1:]]
     sure = sorted(((c, m) for split in splits for c, m in split if m.status == "sure"), key=lambda cm: -cm[1].score)
     kept: list[tuple[detect.Candidate, Match]] = []
     for c, m in sure:
@@ -119,11 +131,9 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
         for piece in residual(taken):
             first = [look(c) for c in snap(piece[0])]
             more = _settle(first, piece[1:], lambda t: residual(taken + list(t)), snap, look, depth + 1)
-            if sum(m.status == "sure" for _, m in more) <= LONELY_MOST:
-                # a leftover is no grid of its own (a phone, a hand): a lone match there needs a
-                # clear score to count (a phone's screen once matched a face at 0.72)
-                more = [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
-                        for c, m in more]
+            # a leftover is no grid of its own (a phone, a hand): a lone match there needs a clear
+            # score to count (a phone's screen once matched a face at 0.72)
+            more = _lone_unsure(more)
             if any(m.status == "sure" for _, m in more):
                 found_more = [(c, m) for c, m in more if all(_apart(c, k) for k, _ in kept)]
                 kept += [(c, m) for c, m in found_more if m.status == "sure"]
@@ -168,10 +178,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
 
     def look(c: detect.Candidate) -> tuple[detect.Candidate, Match]:
         m = index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)
-        if m.status != "sure" and c.unsnapped is not None:
+        if (m.status != "sure" or m.score < WEAK_SURE) and c.unsnapped is not None:
             # moved onto the wrong edges (a road's, a frame's): the outline's own guess may be it
+            # (a road tile once read as another tile at 0.66 half a road off its place)
             first = index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key)
-            if first.status == "sure" or first.score > m.score:
+            if first.score > m.score:
                 return c.unsnapped, first
         return c, m
 

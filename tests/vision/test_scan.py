@@ -237,3 +237,12 @@ def test_a_row_joined_to_a_glare_spot_is_cut_square_to_its_cards():
     for t in row:
         assert any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items), t.id
     check_against_truth(obs, truth, recall=0.0)
+
+
+def test_a_tile_moved_half_a_road_off_its_place_is_not_misread():
+    """A road tile's cell moved onto a road's edge read as another tile (Swap) at 0.66, a sure
+    verdict: a moved cell whose match is not clear is compared with the unmoved one (bench scene
+    6, photo-like pack)."""
+    pack, frame, truth = bench_scene("monsterhighway", 6, photo=True)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    check_against_truth(obs, truth, recall=0.8)
