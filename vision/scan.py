@@ -211,15 +211,16 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             continue
         sure = sum(m.status == "sure" for _, m in found)
         # A big region where almost nothing is a pack card is a shadow, a hand or a cloth
-        # pattern cut into card-sized cells: a lone good match there is more likely chance than a
-        # card, so it is listed for the players to check instead of counted.
+        # pattern cut into card-sized cells: a lone fair match there is more likely chance than a
+        # card, so it is listed for the players to check instead of counted (chance matches seen
+        # scored 0.65-0.72; a tile beside a hand scores over 0.9).
         # Several sure cards side by side are a row, not chance.
         doubtful = len(found) >= LONELY_CELLS and sure < LONELY_SHARE * len(found) and sure <= LONELY_MOST
         # A region no clean grid explains (a phone, a hand with a card) cut into cells: a lone
         # sure match there needs a clear score to count (a phone's screen once matched a face).
         weak = det.regions[region].weak and sure <= LONELY_MOST
         for cand, m in found:
-            if m.status == "sure" and (doubtful or (weak and m.score < WEAK_SURE)):
+            if m.status == "sure" and (doubtful or weak) and m.score < WEAK_SURE:
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))
