@@ -253,7 +253,7 @@ def latency(runs: int, seed: int) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenes", type=int, default=20, help="scenes per game and pack (default 20; full run 500)")
+    ap.add_argument("--scenes", type=int, default=20, help="scenes per game and pack (default 20; full run 500; 0: latency only)")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
     ap.add_argument("--packs", default="proxy,photo", help="proxy, photo or both (default both)")
     ap.add_argument("--runs", type=int, default=40, help="latency repetitions (default 40)")
@@ -270,7 +270,9 @@ def main() -> None:
     print(f"# bench/vision.py on {platform.machine()} Python {platform.python_version()}, OpenCV {cv2.__version__}, "
           f"one core, load average {os.getloadavg()[0]:.1f}")
     grand: dict[str, int] = {}
-    for kind in args.packs.split(","):
+    if args.scenes < 0:
+        ap.error("--scenes must be 0 (latency only) or more")
+    for kind in args.packs.split(",") if args.scenes > 0 else ():
         for game in args.games.split(","):
             try:
                 if kind == "proxy":
