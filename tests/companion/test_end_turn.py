@@ -88,6 +88,38 @@ def test_a_camera_its_watchdog_reports_lost_is_a_camera_error_at_once():
     assert len(polls) == 3  # a camera still starting is given its polls
 
 
+class Delivered(Frames):
+    """A camera that had already delivered ``before`` when it was asked, and keeps its preview
+    (as FrameSource.preview does for its last few frames)."""
+
+    def __init__(self, before, images):
+        super().__init__(images)
+        self.before = before
+
+    def latest(self):
+        frame = super().latest()
+        return SimpleNamespace(image=frame.image, index=frame.index + 1, captured_at=frame.captured_at)
+
+    def preview(self, index):
+        return self.before if index == 0 else None
+
+
+def test_a_table_still_since_the_frame_before_is_read_without_waiting():
+    polls = []
+    frame = wait_still(Delivered(still(), [still(), still(), still()]), sleep=polls.append)
+    assert frame.index == 1 and polls == []
+
+
+def test_a_hand_moving_between_the_last_two_frames_is_still_waited_for():
+    frames = Delivered(hand(7), [still(), still(), hand(1), hand(2), still(), still()])
+    frame = wait_still(frames, sleep=lambda s: None)
+    assert frame.index == 2  # the newest frame differed from the one before: one more was taken
+    moving = Delivered(hand(7), [hand(i) for i in range(10)])
+    moving.latest = _advancing(moving)
+    with pytest.raises(TableNotStill):
+        wait_still(moving, max_frames=5, sleep=lambda s: None)
+
+
 # ---------------------------------------------------------------- diff
 def test_diff_sees_added_removed_and_moved_cards():
     d = diff([item("a1", 0), item("b2", 100), item("c3", 200)],

@@ -297,3 +297,33 @@ def test_hw_check_reports_what_the_pi_camera_did_at_start() -> None:
 def test_a_slow_slideshow_is_not_a_hung_camera() -> None:
     assert ReplaySource([noise(1)], fps=0.2).read_timeout >= 15.0
     assert ReplaySource([noise(1)], fps=30).read_timeout == 2.0
+
+
+def test_a_source_keeps_the_previews_of_its_last_few_frames_only() -> None:
+    from hardware.frames import PREVIEWS_KEPT, preview_of
+
+    frames = [noise(i) for i in range(3)]
+    with ReplaySource(frames, fps=0) as cam:
+        first = cam.wait_frame(timeout=15)
+        assert first is not None
+        assert cam.wait_frame(after=first.index + PREVIEWS_KEPT + 1, timeout=15) is not None
+        cam.stop()  # nothing new arrives while the previews are checked
+        newest = cam.latest()
+        assert newest is not None and newest.index > first.index + PREVIEWS_KEPT
+        assert newest.preview is not None and np.array_equal(newest.preview, preview_of(newest.image))
+        # The replay delivers frame n as picture n mod 3: the kept preview of the frame before
+        # the newest is that picture's, and frames long gone have no preview any more.
+        before = cam.preview(newest.index - 1)
+        assert before is not None and np.array_equal(before, preview_of(frames[(newest.index - 1) % 3]))
+        assert cam.preview(first.index) is None
+
+
+def test_a_preview_keeps_every_nth_pixel_at_least_preview_width_wide() -> None:
+    from hardware.frames import PREVIEW_WIDTH, preview_of
+
+    for width in (100, 160, 319, 320, 1152, 2304):
+        image = np.random.default_rng(width).integers(0, 256, (40, width, 3), dtype=np.uint8)
+        small = preview_of(image)
+        step = max(1, width // PREVIEW_WIDTH)
+        assert np.array_equal(small, image[::step, ::step])
+        assert min(width, PREVIEW_WIDTH) <= small.shape[1] < 2 * PREVIEW_WIDTH
