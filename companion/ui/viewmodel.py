@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 
-from companion.session import Outcome, Session, SessionError, picture, storage_notice
+from companion.session import Outcome, ScanError, Session, SessionError, picture, storage_notice
 from companion.session.guides import SetupGuide, setup_guide
 from companion.session.status import byway_checklists
 from companion.store import Seat, Store
@@ -160,9 +160,10 @@ class TableModel(EventDispatcher):
     def wait_idle(self, timeout: float = 10.0) -> None:
         """Let a running scan finish before the app exits: killing the interpreter under a
         thread that is inside OpenCV aborts the process instead of closing it."""
-        worker = getattr(self, "_worker", None)
-        if worker is not None and worker.is_alive():
-            worker.join(timeout)
+        for name in ("_worker", "_painter"):
+            worker = getattr(self, name, None)
+            if worker is not None and worker.is_alive():
+                worker.join(timeout)
 
     def _captured(self, session: Session, capture: Any, after: Callable[[Outcome], None] | None,
                   baseline: bool = False) -> None:
@@ -175,11 +176,31 @@ class TableModel(EventDispatcher):
         if out.choices:
             self.choices = list(out.choices)
         self._show(out)
-        if capture.image is not None:
+        if capture.has_picture:
             # The newest picture, annotated, with rings where the players should look.
-            self.picture = picture(capture, out.spots)
+            self._show_picture(capture, out.spots)
         if after is not None:
             after(out)
+
+    def _show_picture(self, capture: Any, spots: list[Any]) -> None:
+        """Draw the reading (overlay, rings) and compress it on a worker thread: the result is on
+        the screen first and the picture follows; only the newest request is shown."""
+        self._picture_seq = getattr(self, "_picture_seq", 0) + 1
+        seq = self._picture_seq
+
+        def work() -> None:
+            try:
+                data = picture(capture, spots)
+            except ScanError:  # the picture could not be compressed: the turn's own JPEG will do
+                data = getattr(capture, "jpeg", None)
+            Clock.schedule_once(lambda dt: self._set_picture(seq, data), 0)
+
+        self._painter = threading.Thread(target=work, name="table picture", daemon=True)
+        self._painter.start()
+
+    def _set_picture(self, seq: int, data: bytes | None) -> None:
+        if seq == self._picture_seq:
+            self.picture = data
 
     def control(self, event: Any) -> None:
         """A hardware or keyboard ControlEvent (already on the UI thread)."""
@@ -256,7 +277,7 @@ class TableModel(EventDispatcher):
         if spots != getattr(self, "_ringed", None) and s.accepted_capture is not None:
             # Ring the legal spots / the Monster's space on the last reading of the table.
             self._ringed = spots
-            self.picture = picture(s.accepted_capture, spots)
+            self._show_picture(s.accepted_capture, spots)
         elif self.picture is None:
             self.picture = s.accepted_jpeg
         for cb in self.on_turn:

@@ -3,6 +3,8 @@ and the card pack is loaded once per game, not on every scan."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -36,3 +38,62 @@ def test_the_proxy_pack_is_loaded_once_per_game(monkeypatch):
     scan(image, "roundabout")
     assert loads == ["bigsur", "roundabout"]
     assert seen == ["pack of bigsur"] * 3 + ["pack of roundabout"]
+
+
+def test_the_probe_of_a_frames_preview_is_the_probe_of_the_frame():
+    """The still-table check compares the newest frame with the camera's kept preview of the one
+    before: both must give the same probe, or a still table would look as if it moved."""
+    from hardware.frames import preview_of
+
+    for width, height in ((2304, 1296), (1152, 648), (640, 480), (150, 90)):
+        frame = np.random.default_rng(width).integers(0, 256, (height, width, 3), dtype=np.uint8)
+        assert np.array_equal(probe(preview_of(frame)), probe(frame))
+
+
+class _Calibration:
+    """Table mm -> camera pixels: 2 px per mm."""
+
+    def to_image(self, points):
+        return np.asarray(points, dtype=np.float64) * 2.0
+
+
+def test_the_shown_picture_lets_go_of_the_full_frame_and_rings_the_spot_where_it_is(monkeypatch):
+    import cv2
+
+    from companion.session import Capture, picture
+    from companion.session import session as session_module
+
+    monkeypatch.setattr(session_module, "_overlay", lambda image, observation: None)
+    frame = np.full((1296, 2304, 3), 90, np.uint8)
+    capture = Capture(frame, SimpleNamespace(calibration=_Calibration()), jpeg=b"turn")
+    data = picture(capture, [(576.0, 324.0)])  # the frame's centre, (1152, 648) px
+    assert capture.image is None and capture.annotated.shape == (540, 960, 3)
+    shown = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape == (540, 960, 3)
+    red = (shown[:, :, 2].astype(int) - shown[:, :, 1]) > 80
+    ys, xs = np.nonzero(red)
+    assert abs(xs.mean() - 480) < 3 and abs(ys.mean() - 270) < 3  # the ring, centred on the spot
+    assert abs(xs.max() - 480 - 24) < 4  # as wide as before: a 40th of the frame's width
+    again = picture(capture, [])  # the kept capture can be shown again without its frame
+    assert cv2.imdecode(np.frombuffer(again, np.uint8), cv2.IMREAD_COLOR).shape == (540, 960, 3)
+
+
+def test_a_picture_that_cannot_be_compressed_is_a_scan_error_not_a_crash(tmp_path, monkeypatch):
+    from companion.session import Session
+    from companion.session import session as session_module
+    from companion.store import Store
+    from tests.companion.tabletoy import TableToy
+
+    def broken(image, width=640, quality=70):
+        raise RuntimeError("encoder exploded")
+
+    monkeypatch.setattr(session_module, "encode_jpeg", broken)
+    frame = SimpleNamespace(image=np.zeros((90, 160, 3), np.uint8), index=1, captured_at=0.0)
+    camera = SimpleNamespace(latest=lambda: frame, preview=lambda index: np.zeros((90, 160, 3), np.uint8))
+    store = Store(tmp_path / "db.sqlite3")
+    s = Session.new(store, "tabletoy", ["Ana", "Ben"], engine=TableToy, seed=5,
+                    scanner=lambda image, game: SimpleNamespace(items=[], unknowns=[], unsure=[]))
+    capture = s.capture(camera)
+    assert capture.error is not None and "could not be compressed" in str(capture.error)
+    assert not s.accept(capture).ok
+    store.close()
