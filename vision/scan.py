@@ -19,15 +19,15 @@ import numpy as np
 from vision import detect, layout
 from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
-from vision.identify import CardIndex, Match, index_for_pack
+from vision.identify import ACCEPT, CardIndex, Match, index_for_pack
 from vision.observation import Item, Observation, TableSpec, Unknown
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
 # A fit error above this still works but places cards less exactly: tell the players.
 WARN_REPROJECTION_PX = 3.0
 
-LONELY_CELLS = 4
-LONELY_SHARE = 0.3
+LONELY_CELLS = 2
+LONELY_SHARE = 0.5
 LONELY_MOST = 1  # ... when it is alone
 WEAK_SURE = 0.8  # ... unless it correlates this well
 RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split again
@@ -91,21 +91,27 @@ def _apart(a: detect.Candidate, b: detect.Candidate) -> bool:
 Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
 
 
+def _unclear_unsure(split: list[tuple[detect.Candidate, Match]]) -> list[tuple[detect.Candidate, Match]]:
+    """The split with every sure card whose score is not clear (below WEAK_SURE) listed as unsure."""
+    return [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
+            for c, m in split]
+
+
 def _lone_unsure(split: list[tuple[detect.Candidate, Match]]) -> list[tuple[detect.Candidate, Match]]:
     """The split with its sure card listed as unsure when it is the only one and its score is not
     clear (below WEAK_SURE)."""
     if sum(m.status == "sure" for _, m in split) > LONELY_MOST:
         return split
-    return [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
-            for c, m in split]
+    return _unclear_unsure(split)
 
 
 def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list[detect.Candidate]],
             residual: Callable[[list[detect.Candidate]], list[list[list[detect.Candidate]]]],
             snap: Callable[[list[detect.Candidate]], list[detect.Candidate]], look: Look,
             depth: int = 0) -> list[tuple[detect.Candidate, Match]]:
-    """The cards of one region: every sure card any split of it shows (best first, none on top of
-    another), then what they leave settled the same way, then the best split's other cells."""
+    """The cards of one region: the best reading of each place any split of it shows (sure
+    cards count, unsure ones are listed), what the sure cards leave settled the same way, and the
+    best split's unknown cells."""
     splits = [found]
     # a split the recogniser does not fully accept may be the wrong split: try the others
     for alt in alternatives:
@@ -119,23 +125,31 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
     # another split's lone sure card (a card-sized cell laid over a board of tiles) is chance more
     # often than a card: it needs a clear score; several side by side are a row
     splits[1:] = [_lone_unsure(split) for split in splits[1:]]
-    sure = sorted(((c, m) for split in splits for c, m in split if m.status == "sure"), key=lambda cm: -cm[1].score)
+    # each place goes to the best reading any split has of it: a sure card counts only when no
+    # split reads the same place better (a pile's top card read unsure at 0.90 once lost its place
+    # to a cell laid across the pile and read as another card at 0.81)
+    # (another split's unsure reading only when it scores like a card: a weak one is no reading)
+    readings = sorted(((c, m) for k, split in enumerate(splits) for c, m in split
+                       if m.status == "sure" or (m.status == "unsure" and (k == 0 or m.score >= ACCEPT))),
+                      key=lambda cm: -cm[1].score)
     kept: list[tuple[detect.Candidate, Match]] = []
-    for c, m in sure:
-        if all(_apart(c, k) for k, _ in kept):
-            kept.append((c, m))
-    rest = [(c, m) for c, m in splits[0] if m.status != "sure" and all(_apart(c, k) for k, _ in kept)]
+    held: list[tuple[detect.Candidate, Match]] = []
+    for c, m in readings:
+        if all(_apart(c, k) for k, _ in kept + held):
+            (kept if m.status == "sure" else held).append((c, m))
+    rest = held + [(c, m) for c, m in splits[0] if m.status == "unknown" and all(_apart(c, k) for k, _ in kept + held)]
     # what the sure cards leave (a tile beside a row, a card beside a hand) is settled again
     if kept and rest and depth < RESIDUAL_DEPTH:
-        taken = [c for c, _ in kept]
+        taken = [c for c, _ in kept + held]
         for piece in residual(taken):
             first = [look(c) for c in snap(piece[0])]
             more = _settle(first, piece[1:], lambda t: residual(taken + list(t)), snap, look, depth + 1)
-            # a leftover is no grid of its own (a phone, a hand): a lone match there needs a clear
-            # score to count (a phone's screen once matched a face at 0.72)
-            more = _lone_unsure(more)
+            # a leftover is no grid of its own (a phone, an arm): a match there needs a clear score
+            # to count (a phone's screen once matched a face at 0.72, an arm one smooth face in
+            # three cells in a row at 0.69; Landmark tiles beside a row score over 0.9)
+            more = _unclear_unsure(more)
             if any(m.status == "sure" for _, m in more):
-                found_more = [(c, m) for c, m in more if all(_apart(c, k) for k, _ in kept)]
+                found_more = [(c, m) for c, m in more if all(_apart(c, k) for k, _ in kept + held)]
                 kept += [(c, m) for c, m in found_more if m.status == "sure"]
                 rest = [(c, m) for c, m in rest if all(_apart(c, o) for o, _ in found_more)]
                 rest += [(c, m) for c, m in found_more if m.status != "sure"]
@@ -216,9 +230,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # scored 0.65-0.72; a tile beside a hand scores over 0.9).
         # Several sure cards side by side are a row, not chance.
         doubtful = len(found) >= LONELY_CELLS and sure < LONELY_SHARE * len(found) and sure <= LONELY_MOST
-        # A region no clean grid explains (a phone, a hand with a card) cut into cells: a lone
-        # sure match there needs a clear score to count (a phone's screen once matched a face).
-        weak = det.regions[region].weak and sure <= LONELY_MOST
+        # A region no clean grid explains (a phone, an arm, a hand with a card) cut into cells:
+        # a sure match there needs a clear score to count (a phone's screen matched a face at
+        # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
+        weak = det.regions[region].weak
         for cand, m in found:
             if m.status == "sure" and (doubtful or weak) and m.score < WEAK_SURE:
                 obs.unsure.append(_item(m, index))

@@ -246,3 +246,15 @@ def test_a_tile_moved_half_a_road_off_its_place_is_not_misread():
     pack, frame, truth = bench_scene("monsterhighway", 6, photo=True)
     obs = scan(frame, "monsterhighway", pack=pack)
     check_against_truth(obs, truth, recall=0.8)
+
+
+@pytest.mark.parametrize("game,i,photo", [("highwayman", 15, False), ("highwayman", 29, True), ("roundabout", 27, True)])
+def test_piles_arms_and_phones_are_never_read_as_cards(game, i, photo):
+    """Bench scenes (30 per game) where a card was misread or invented: a pile's top card read
+    unsure at 0.90 lost its place to a cell laid across the pile read as another card at 0.81
+    (Highwayman 15); an arm left over beside a card matched one smooth photo-like face in three
+    cells in a row at 0.69 (Highwayman 29); a phone cut into three cells matched a card at 0.75 in
+    one of them (Roundabout 27)."""
+    pack, frame, truth = bench_scene(game, i, photo=photo)
+    obs = scan(frame, game, pack=pack)
+    check_against_truth(obs, truth, recall=0.0)
