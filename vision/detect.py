@@ -144,13 +144,7 @@ class Detection:
                 continue
             sub = (labels[ly:ly + lh, lx:lx + lw] == lab).astype(np.uint8) * 255
             fits, _, _ = _fits(sub, x + lx, y + ly, self.size_keys, ppm, self.edges)
-            splits: list[list[Candidate]] = []
-            for g, fr in fits:
-                cells = _cells(g, fr, region, ppm)
-                if cells and not any(_same_cells(cells, t) for t in splits):
-                    splits.append(cells)
-                if len(splits) >= MAX_ALTERNATIVES:
-                    break
+            splits = _distinct_splits(fits, region, ppm, MAX_ALTERNATIVES)
             if splits:
                 out.append(splits)
         return out
@@ -722,13 +716,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 # Cards may still be in there, joined by a hand or a shadow: propose card-sized
                 # cells anchored on the region's straight sides and let the recogniser decide.
                 loose = _loose_fits(comp, x, y, size_keys, px_per_mm, edges)
-                tried: list[list[Candidate]] = []
-                for g, fr in loose:
-                    cells = _cells(g, fr, lab, px_per_mm)
-                    if cells and not any(_same_cells(cells, t) for t in tried):
-                        tried.append(cells)
-                    if len(tried) >= LOOSE_ALTERNATIVES:
-                        break
+                tried = _distinct_splits(loose, lab, px_per_mm, LOOSE_ALTERNATIVES)
                 if tried:
                     comps[lab] = (comp, x, y)
                     regions[lab] = dataclasses.replace(blob, loose=True)
@@ -748,6 +736,19 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges)
     det.candidates = det.snap(candidates)
     return det
+
+
+def _distinct_splits(fits: Sequence[tuple[_GridFit, Frame]], region: int, px_per_mm: float,
+                     most: int) -> list[list[Candidate]]:
+    """The cells of each fit, best first, each way of placing them once, at most `most` ways."""
+    splits: list[list[Candidate]] = []
+    for g, fr in fits:
+        cells = _cells(g, fr, region, px_per_mm)
+        if cells and not any(_same_cells(cells, t) for t in splits):
+            splits.append(cells)
+        if len(splits) >= most:
+            break
+    return splits
 
 
 def _same_cells(a: list[Candidate], b: list[Candidate], tol_mm: float = 6.0) -> bool:
