@@ -117,7 +117,15 @@ class CameraView(Image):
         h, w = image.shape[:2]
         width = max(64, int(self.width))
         small = cv2.resize(image, (width, max(1, int(h * width / w))), interpolation=cv2.INTER_AREA)
-        self.texture = texture_from_bgr(small)
+        size = (small.shape[1], small.shape[0])
+        live = getattr(self, "_live_texture", None)
+        if live is not None and self.texture is live and tuple(live.size) == size:
+            # Eight pictures a second into the same texture: a new texture each time left the
+            # software GL's allocations to the garbage collector.
+            live.blit_buffer(small.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+            self.canvas.ask_update()
+        else:
+            self._live_texture = self.texture = texture_from_bgr(small)
         self.status = ""
 
 

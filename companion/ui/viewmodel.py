@@ -17,6 +17,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 
 from companion.session import Outcome, ScanError, Session, SessionError, picture, storage_notice
 from companion.session.guides import SetupGuide, setup_guide
+from companion.session.memory import trim
 from companion.session.status import byway_checklists
 from companion.store import Seat, Store
 
@@ -194,6 +195,7 @@ class TableModel(EventDispatcher):
             except ScanError:  # the picture could not be compressed: the turn's own JPEG will do
                 data = getattr(capture, "jpeg", None)
             Clock.schedule_once(lambda dt: self._set_picture(seq, data), 0)
+            trim()  # the scan's freed temporaries back to the system (see companion.session.memory)
 
         self._painter = threading.Thread(target=work, name="table picture", daemon=True)
         self._painter.start()
