@@ -30,6 +30,10 @@ LONELY_CELLS = 2
 LONELY_SHARE = 0.5
 LONELY_MOST = 1  # ... when it is alone
 WEAK_SURE = 0.8  # ... unless it correlates this well
+# A sure match is counted only from this score: below it, it is listed for the players to check
+# (1 % of right cards in the bench scored below it, and every chance match on a phone, an arm or a
+# foreign card seen there: 0.62-0.69; the recogniser's own bar is ACCEPT, 0.62)
+COUNTED = 0.7
 RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split again
 
 _LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
@@ -229,13 +233,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # card, so it is listed for the players to check instead of counted (chance matches seen
         # scored 0.65-0.72; a tile beside a hand scores over 0.9).
         # Several sure cards side by side are a row, not chance.
-        doubtful = len(found) >= LONELY_CELLS and sure < LONELY_SHARE * len(found) and sure <= LONELY_MOST
+        doubtful = len(found) >= LONELY_CELLS and sure <= LONELY_SHARE * len(found) and sure <= LONELY_MOST
         # A region no clean grid explains (a phone, an arm, a hand with a card) cut into cells:
         # a sure match there needs a clear score to count (a phone's screen matched a face at
         # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
         weak = det.regions[region].weak
         for cand, m in found:
-            if m.status == "sure" and (doubtful or weak) and m.score < WEAK_SURE:
+            if m.status == "sure" and (((doubtful or weak) and m.score < WEAK_SURE) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))
