@@ -321,9 +321,11 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
 
 
 def _centre_distances(pix: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """Euclidean distance of every pixel (N x 3) to every centre (K x 3), without an N x K x 3 array."""
+    """Squared Euclidean distance of every pixel (N x 3) to every centre (K x 3), without an
+    N x K x 3 array (squared: the nearest centre is the same, and only a few distances need the
+    root)."""
     sq = (pix * pix).sum(axis=1)[:, None] - 2 * pix @ centres.T + (centres * centres).sum(axis=1)[None, :]
-    return np.sqrt(np.maximum(sq, 0))
+    return np.maximum(sq, 0, out=sq)
 
 
 def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
@@ -342,8 +344,8 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
     # the same scan whatever ran before (a scan must not depend on history).
     cv2.setRNGSeed(0x5CA9)
     _, _, centres = cv2.kmeans(sample * weights, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-    d = _centre_distances(pix * weights, centres)
-    nearest = d.argmin(axis=1).reshape(hh, hw)
+    d2 = _centre_distances(pix * weights, centres)
+    nearest = d2.argmin(axis=1).reshape(hh, hw)
     # how widely each colour is spread: the share of 50 mm blocks holding a little of it
     b = max(2, round(50 * px_per_mm / 3))
     gh, gw = max(1, hh // b), max(1, hw // b)
@@ -354,8 +356,8 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float) -> np.ndarray:
     cloth = np.flatnonzero(spread >= 0.45)
     if cloth.size == 0:
         cloth = np.array([int(np.argmax(spread))])
-    dmin = d[:, cloth].min(axis=1)
-    own = d[np.arange(len(d)), nearest.ravel()]
+    dmin = np.sqrt(d2[:, cloth].min(axis=1))
+    own = np.sqrt(d2[np.arange(len(d2)), nearest.ravel()])
     # the cloth's own scatter around its colours sets the scale
     member = np.isin(nearest.ravel(), cloth)
     scale = float(np.median(own[member])) if member.any() else 5.0
