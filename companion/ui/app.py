@@ -16,11 +16,12 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.screenmanager import FadeTransition, ScreenManager
+from kivy.uix.screenmanager import ScreenManager
 
 from companion.store import Store
 
 from . import screens
+from .transition import ReusedFade
 from .viewmodel import TableModel
 
 KV_DIR = Path(__file__).with_name("kv")
@@ -71,7 +72,7 @@ class CompanionApp(App):
         if self.kiosk:
             Window.show_cursor = False
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
-        sm = ScreenManager(transition=FadeTransition(duration=0.15))
+        sm = ScreenManager(transition=ReusedFade(duration=0.15))
         for cls in (screens.HomeScreen, screens.PlayersScreen, screens.SetupScreen, screens.GameScreen,
                     screens.EntryScreen, screens.RulesScreen, screens.BywaysScreen, screens.EndScreen,
                     screens.HistoryScreen):
