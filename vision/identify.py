@@ -26,7 +26,7 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +148,18 @@ def _hist_cells(h: int, w: int) -> np.ndarray:
 def _fine_from_face(face: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
     return _prep(cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA))
+
+
+def _learning_face(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
+    """A face upright and shrunk for learning: every template and jittered copy is far smaller
+    than a printable face, so it is shrunk once to a few times the template size (learning 100
+    cards then takes a second, and the print-resolution picture can go at once)."""
+    face = _upright(face, size_mm)
+    fh, fw = face.shape[:2]
+    k = min(1.0, 4 * FINE_LONG / max(fh, fw))
+    if k < 1.0:
+        face = cv2.resize(face, (max(8, round(fw * k)), max(8, round(fh * k))), interpolation=cv2.INTER_AREA)
+    return face
 
 
 def _jitter(big: np.ndarray, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
@@ -362,19 +374,23 @@ class CardIndex:
 
     @classmethod
     def learn(cls, references: Iterable[Reference], *, seed: int = 0, jitters: int = 6) -> CardIndex:
-        refs = list(references)
-        if not refs:
-            raise IndexError_("the pack has no card faces to learn from")
+        """Learn every reference's face. Each face is shrunk as soon as it is taken from
+        ``references`` and the full picture is not kept: given a generator (as index_for_pack
+        does), a pack of print-resolution faces (about 2.4 MB each) is never all in memory."""
         rng = np.random.default_rng(seed)
+        # each reference with its face upright and shrunk (see _learning_face), by size class
         by_key: dict[tuple[float, float], list[Reference]] = {}
         kinds: dict[str, str] = {}
         sizes: dict[str, tuple[float, float]] = {}
-        for r in refs:
+        for r in references:
             if not isinstance(r.face, np.ndarray) or r.face.ndim != 3 or r.face.shape[2] != 3 or min(r.face.shape[:2]) < 8:
                 raise IndexError_(f"card {r.id!r}: its face is not a colour picture")
-            by_key.setdefault(size_key(r.size_mm), []).append(r)
+            by_key.setdefault(size_key(r.size_mm), []).append(replace(r, face=_learning_face(r.face, r.size_mm)))
             kinds[r.id] = r.kind
             sizes[r.id] = (float(r.size_mm[0]), float(r.size_mm[1]))
+            del r  # its full picture goes before the next one is read
+        if not by_key:
+            raise IndexError_("the pack has no card faces to learn from")
         classes = {}
         for key, group in by_key.items():
             shape = fine_shape(key)
@@ -382,13 +398,7 @@ class CardIndex:
             ids: list[str] = []
             erot, esym, fines, descs, dentry = [], [], [], [], []
             for r in group:
-                face = _upright(r.face, r.size_mm)
-                # every template and jittered copy is far smaller than a printable face: shrink
-                # once to a few times the template size so learning 100 cards takes a second
-                fh, fw = face.shape[:2]
-                k = min(1.0, 4 * FINE_LONG / max(fh, fw))
-                if k < 1.0:
-                    face = cv2.resize(face, (max(8, round(fw * k)), max(8, round(fh * k))), interpolation=cv2.INTER_AREA)
+                face = r.face
                 turned = {rot: _turn(face, rot) for rot in rots}
                 # a square face turned a quarter is still square; a rectangular one only turns by 180
                 tf = {rot: _fine_from_face(img, shape) for rot, img in turned.items()}
@@ -627,9 +637,14 @@ def cache_root() -> Path:
 
 
 def references_from_pack(pack: Any) -> list[Reference]:
-    """Every face of a vision.pack.Pack as a Reference (per-card size overrides honoured)."""
+    """Every face of a vision.pack.Pack as a Reference (per-card size overrides honoured), all
+    read at once: to learn from, iter_references(pack) holds one face at a time."""
+    return list(iter_references(pack))
+
+
+def iter_references(pack: Any) -> Iterator[Reference]:
+    """The faces of references_from_pack, read one at a time as they are asked for."""
     kinds = _catalog_kinds(pack.game)
-    refs = []
     for card in pack.cards:
         size = getattr(card, "size_mm", None) or pack.card_size_mm
         for face_path in card.faces:
@@ -638,8 +653,7 @@ def references_from_pack(pack: Any) -> list[Reference]:
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if img is None:
                 raise IndexError_(f"{p}: card {card.id!r} face is not a readable picture")
-            refs.append(Reference(card.id, (float(size[0]), float(size[1])), img, kinds.get(card.id, "")))
-    return refs
+            yield Reference(card.id, (float(size[0]), float(size[1])), img, kinds.get(card.id, ""))
 
 
 def _catalog_kinds(game: str) -> dict[str, str]:
@@ -751,7 +765,7 @@ def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
         except IndexError_:
             index = None  # a corrupt or stale cache file is simply relearned
     if index is None:
-        index = CardIndex.learn(references_from_pack(pack))
+        index = CardIndex.learn(iter_references(pack))  # one print-resolution face in memory at a time
         # a read-only cache only costs relearning next time
         with contextlib.suppress(OSError):
             index.save(path)
