@@ -4,6 +4,10 @@ from __future__ import annotations
 
 
 def configure_window(*, width: int | None = None, height: int | None = None, fullscreen: bool = False) -> None:
+    from companion.session.memory import limit_arenas
+
+    # Before the window's GL threads and the app's own start (see companion.session.memory).
+    limit_arenas()
     from kivy.config import Config
 
     # Text goes to the focused field from the window's own keyboard only: the kiosk's touchscreen
