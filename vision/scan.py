@@ -21,6 +21,7 @@ from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
 from vision.identify import ACCEPT, CardIndex, Match, index_for_pack
 from vision.observation import Item, Observation, TableSpec, Unknown
+from vision.occlusion import read_past_a_piece
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
 # A fit error above this still works but places cards less exactly: tell the players.
@@ -209,6 +210,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 return c.unsnapped, first
         return c, m
 
+    # the cells of each region's own grid (as placed, and moved onto edges)
+    gridded = {id(c) for c in det.candidates} | {id(c.unsnapped) for c in det.candidates if c.unsnapped is not None}
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     for cand in det.candidates:
         by_region.setdefault(cand.region, []).append(look(cand))
@@ -247,6 +250,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
         weak = det.regions[region].weak
         for cand, m in found:
+            if (not weak and id(cand) in gridded and m.status != "unknown"
+                    and (m.status == "unsure" or m.score < COUNTED)):
+                # a car or the Monster standing on a tile of the region's own grid: read it again
+                # without the piece (not a leftover cell: an arm beside a board once read so)
+                m = read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key, m) or m
             if m.status == "sure" and (((doubtful or weak) and m.score < WEAK_SURE) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":

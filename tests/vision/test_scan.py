@@ -273,3 +273,17 @@ def test_green_tiles_on_a_green_cloth_are_counted_when_their_match_is_clear():
     obs = scan(frame, "roundabout", pack=pack)
     check_against_truth(obs, truth, recall=0.7)
 
+
+@pytest.mark.parametrize("i", [3, 5])
+def test_tiles_with_a_car_or_the_monster_on_them_are_read_past_the_piece(i):
+    """A car standing on a Monster Highway tile covers a tenth of it and the whole-face match
+    fell to 0.53-0.68: those tiles were only listed as unsure (bench seed 3, scenes 3 and 5).
+    Read again with the pixels each face explains worst left out, they match at 0.93-0.96."""
+    pack, frame, truth = bench_scene("monsterhighway", i, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    under = [t for t in truth.items if 0.05 < t.occluded <= 0.25]
+    assert under
+    for t in under:
+        assert any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items), t.id
+    check_against_truth(obs, truth, recall=0.9)
+

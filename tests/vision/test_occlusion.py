@@ -1,0 +1,37 @@
+"""Reading a tile past a piece standing on it (vision.occlusion)."""
+
+import numpy as np
+
+from vision.occlusion import TOGETHER, TRIM, _together, _trimmed_scores
+
+
+def faces(n=4, h=32, w=24, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(0, 255, (n, h, w, 3)).astype(np.float32)
+
+
+def test_a_piece_on_the_face_is_left_out_and_lies_together():
+    f = faces()
+    win = f[0].copy()
+    win[4:12, 6:14] = (200.0, 40.0, 40.0)  # a red car: 64 of 768 pixels
+    whole = np.corrcoef(win.ravel(), f[0].ravel())[0, 1]
+    scores, misfit = _trimmed_scores(win, f, TRIM)
+    assert scores[0] > 0.99 > whole
+    assert scores[0] - max(scores[1:]) > 0.5
+    left_out = misfit[0] >= np.sort(misfit[0].ravel())[-round(TRIM * 32 * 24)]
+    assert left_out[4:12, 6:14].all()  # every pixel of the car is left out
+    assert _together(misfit[0]) >= TOGETHER
+
+
+def test_differences_scattered_all_over_are_no_piece():
+    f = faces()
+    rng = np.random.default_rng(1)
+    win = f[0].copy()
+    spots = rng.random(win.shape[:2]) < 0.15
+    win[spots] = rng.uniform(0, 255, (int(spots.sum()), 3))
+    _, misfit = _trimmed_scores(win, f, TRIM)
+    assert _together(misfit[0]) < TOGETHER
+
+
+def test_nothing_left_out_together_is_zero():
+    assert _together(np.zeros((8, 8))) == 0.0
