@@ -28,6 +28,7 @@ NEIGHBOURHOOD = 15  # blocks (odd) over which the first guess of the cloth's col
 BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big enough to see cloth
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
+EDGE_CELL_COVER = 0.3  # ... in a lattice laid on the picture's edges
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 WEAK_EXPLAINED = 0.7  # ... or, as a split the recogniser must confirm, this much
 PIECE_STRENGTH = 2.5
@@ -42,6 +43,7 @@ SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 BRIDGE_MM = 12  # gaps up to this wide inside a row of cards are bridged ...
 LOOSE_ALTERNATIVES = 6  # anchored lattices tried on a region no grid explains
+LATTICE_CONTRAST = 1.5  # a lattice on the picture's edges: its lines this much stronger than typical
 BRIDGE_SCORE = 0.7  # ... when the bridged region is a grid of cards this clean
 # A cell guessed from a region's outline may sit off its card (gaps add up along a hand-laid row, a
 # hand stretches the outline): each cell is moved, up to this far, to where the card edges it
@@ -522,15 +524,39 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
     return sorted(fits, key=lambda f: -f.score)
 
 
+def _lattice_phase(profile: np.ndarray, step: float) -> float | None:
+    """Where a lattice of lines `step` px apart lies on the strongest edges of a profile (summed
+    across-edge strength per px), as its first line's offset at or before 0; None when no
+    phase stands out (a smooth region)."""
+    n = len(profile)
+    if step < 4 or n < step:
+        return None
+    p = np.convolve(profile, np.array([0.25, 0.5, 0.25]), mode="same")  # a side a px off still counts
+    phases = np.arange(int(step))
+    pos = np.rint(phases[:, None] + step * np.arange(int(np.ceil(n / step)))[None, :]).astype(int)
+    valid = pos < n
+    score = np.where(valid, p[np.minimum(pos, n - 1)], 0.0).sum(axis=1) / np.maximum(valid.sum(axis=1), 1)
+    best = int(np.argmax(score))
+    if score[best] < LATTICE_CONTRAST * float(np.median(score)) + 1e-6:
+        return None
+    return float(best) - step if best > 0 else 0.0
+
+
 def _anchored_grids(sub: np.ndarray, f1: float, f2: float, keys: Sequence[tuple[float, float]],
-                    px_per_mm: float) -> list[tuple[_GridFit, float, float, float, float]]:
+                    px_per_mm: float, across: tuple[np.ndarray, np.ndarray] | None = None,
+                    edge_only: bool = False) -> list[tuple[_GridFit, float, float, float, float]]:
     """Card lattices of the true card size anchored at each corner of a region's frame, for a
     region that no grid explains: a hand or a shadow touching a row stretches the region on one
-    side, but the cards' own edges still bound it on the others. Returns (fit, offset along u,
-    offset along v, lattice length along u, along v), best covered first."""
+    side, but the cards' own edges still bound it on the others. With `across` (the edge strength
+    across the frame's u and v directions, in the frame), also the lattice whose lines lie on the
+    picture's edges: tiles whose art matches the cloth leave a mask of road-shaped pieces whose
+    outline bounds no tile, but the tiles' sides still show (`edge_only`: that lattice alone).
+    Returns (fit, offset along u, offset along v, lattice length along u, along v), best covered
+    first."""
     hh, ww = sub.shape
     out: list[tuple[_GridFit, float, float, float, float]] = []
     integral = cv2.integral((sub > 0).astype(np.uint8))
+    profiles = (across[0].sum(axis=0), across[1].sum(axis=1)) if across is not None else None
     for key in keys:
         short, long_ = key
         for long_along_u in (True, False) if short != long_ else (True,):
@@ -540,23 +566,34 @@ def _anchored_grids(sub: np.ndarray, f1: float, f2: float, keys: Sequence[tuple[
             if nx * ny > 400:
                 continue
             seen: list[tuple[float, float]] = []
-            for ax in (0.0, f1 - nx * cw):
-                for ay in (0.0, f2 - ny * ch):
-                    if any(abs(ax - sx) < 0.1 * cw and abs(ay - sy) < 0.1 * ch for sx, sy in seen):
-                        continue
-                    seen.append((ax, ay))
-                    xs = np.clip(np.round(ax + cw * np.arange(nx + 1)).astype(int), 0, ww)
-                    ys = np.clip(np.round(ay + ch * np.arange(ny + 1)).astype(int), 0, hh)
-                    # covered pixels of every cell at once, from the integral image
-                    tot = (integral[ys[1:, None], xs[None, 1:]] - integral[ys[:-1, None], xs[None, 1:]]
-                           - integral[ys[1:, None], xs[None, :-1]] + integral[ys[:-1, None], xs[None, :-1]])
-                    cover = tot / (cw * ch)
-                    js, is_ = np.nonzero(cover >= CELL_COVER)
-                    if not len(js):
-                        continue
-                    score = float(cover[js, is_].clip(0, 1).mean()) * len(js) / (len(js) + 1)
-                    cells = tuple((int(i), int(j)) for j, i in zip(js, is_, strict=True))
-                    out.append((_GridFit(score, key, long_along_u, nx, ny, cells), ax, ay, nx * cw, ny * ch))
+            # (offset along u, along v, cells along u, along v, cover a cell needs)
+            anchors = [] if edge_only else [(ax, ay, nx, ny, CELL_COVER) for ax in (0.0, f1 - nx * cw)
+                                            for ay in (0.0, f2 - ny * ch)]
+            if profiles is not None:
+                pu, pv = _lattice_phase(profiles[0], cw), _lattice_phase(profiles[1], ch)
+                if pu is not None and pv is not None:
+                    # a cell of the lattice on the tiles' own sides holds a tile when a good part
+                    # of it differs from the cloth: the rest of its art may be the cloth's colour
+                    anchors.append((pu, pv, int(np.ceil((ww - pu) / cw)), int(np.ceil((hh - pv) / ch)),
+                                    EDGE_CELL_COVER))
+            for ax, ay, nx, ny, need in anchors:
+                if nx * ny > 400:
+                    continue
+                if any(abs(ax - sx) < 0.1 * cw and abs(ay - sy) < 0.1 * ch for sx, sy in seen):
+                    continue
+                seen.append((ax, ay))
+                xs = np.clip(np.round(ax + cw * np.arange(nx + 1)).astype(int), 0, ww)
+                ys = np.clip(np.round(ay + ch * np.arange(ny + 1)).astype(int), 0, hh)
+                # covered pixels of every cell at once, from the integral image
+                tot = (integral[ys[1:, None], xs[None, 1:]] - integral[ys[:-1, None], xs[None, 1:]]
+                       - integral[ys[1:, None], xs[None, :-1]] + integral[ys[:-1, None], xs[None, :-1]])
+                cover = tot / (cw * ch)
+                js, is_ = np.nonzero(cover >= need)
+                if not len(js):
+                    continue
+                score = float(cover[js, is_].clip(0, 1).mean()) * len(js) / (len(js) + 1)
+                cells = tuple((int(i), int(j)) for j, i in zip(js, is_, strict=True))
+                out.append((_GridFit(score, key, long_along_u, nx, ny, cells), ax, ay, nx * cw, ny * ch))
     return sorted(out, key=lambda f: -f[0].score)
 
 
@@ -603,19 +640,26 @@ def _frames(comp: np.ndarray, points: np.ndarray, rect: Frame, edges: Edges | No
 
 
 def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
-                edges: Edges | None = None,
+                edges: Edges | None = None, edge_only: bool = False,
                 ) -> list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]]:
     """Anchored card lattices (see _anchored_grids) square to the cards in the region, best first,
-    with frames that _cells can place cells in."""
+    with frames that _cells can place cells in (`edge_only`: only lattices on the picture's
+    edges)."""
     outline, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64)
     out: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
+    h, w = comp.shape
     for frame_ in _frames(comp, pts, _rect_frame(pts), edges, x, y):
         o, fu, fv, f1, f2 = frame_
         m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
-        sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
-                             flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        for g, ax, ay, g1, g2 in _anchored_grids(sub, f1, f2, size_keys, px_per_mm):
+        size = (max(1, round(f1)), max(1, round(f2)))
+        sub = cv2.warpAffine(comp, m, size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        across = None
+        if edges is not None:
+            ex, ey = edges.across_x[y:y + h, x:x + w], edges.across_y[y:y + h, x:x + w]
+            across = tuple(cv2.warpAffine(np.ascontiguousarray(ex * abs(d[0]) + ey * abs(d[1])), m, size,
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) for d in (fu, fv))
+        for g, ax, ay, g1, g2 in _anchored_grids(sub, f1, f2, size_keys, px_per_mm, across, edge_only):
             out.append((g, (o + fu * ax + fv * ay + np.array([x, y], np.float64), fu, fv, g1, g2)))
     out.sort(key=lambda f: -f[0].score)
     return out
@@ -733,6 +777,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             if not any(g.key == d.key and len(g.cells) == len(d.cells) for d, _ in distinct):
                 distinct.append((g, fr))
         ranked = [_cells(g, fr, lab, px_per_mm) for g, fr in distinct[:MAX_ALTERNATIVES]]
+        if fits[0][0].score < 0:
+            # a weak fit is cut to the region's outline, which art matching the cloth bites into:
+            # the lattice on the tiles' own sides is another way to split it
+            ranked += [c for c in _distinct_splits(_loose_fits(comp, x, y, size_keys, px_per_mm, edges, edge_only=True),
+                                                   lab, px_per_mm, 2) if not any(_same_cells(c, r) for r in ranked)]
         candidates += ranked[0]
         alternatives[lab] = ranked[1:]
     det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges)

@@ -188,3 +188,42 @@ def test_a_cell_off_its_card_is_moved_onto_the_card_edges(offset):
     on = snap_cell(Candidate(want, 0.0, (63.0, 88.0), 1), edges)
     assert np.hypot(on.center_mm[0] - want[0], on.center_mm[1] - want[1]) < 2.5
 
+
+
+def test_a_lattice_is_laid_on_the_edges_the_picture_shows():
+    """Lines 50 px apart whose strongest edges start 17 px in: the lattice's first line is put at
+    17 - 50 (at or before 0); a profile with no edges gives no lattice."""
+    from vision.detect import _lattice_phase
+
+    profile = np.full(260, 10.0)
+    profile[17::50] = 100.0
+    assert _lattice_phase(profile, 50.0) == pytest.approx(17 - 50)
+    assert _lattice_phase(np.full(260, 10.0), 50.0) is None
+
+
+def test_tiles_whose_art_matches_the_cloth_get_cells_on_their_own_sides():
+    """Tiles whose grass is the cloth's colour: the mask is a few road-shaped pieces whose
+    outline bounds no tile, but the tiles' sides show in the picture. The lattice on those edges
+    puts a cell on every tile with a road in it, which the region's corners do not."""
+    from vision.detect import Edges, _cells, _loose_fits
+
+    h, w = 300, 300
+    img = np.zeros((h, w), np.float32)
+    comp = np.zeros((h, w), np.uint8)
+    tiles = [(23 + 50 * i, 37 + 50 * j) for i in range(4) for j in range(3)]  # top-left corners
+    for x0, y0 in tiles:
+        cv2.rectangle(img, (x0, y0), (x0 + 49, y0 + 49), 1.0, 1)  # the tile's thin border
+    # the roads: one along each row and each column, stopping short of the outer tiles' sides
+    for k in range(3):
+        cv2.rectangle(comp, (23 + 10, 37 + 50 * k + 19), (223 - 6, 37 + 50 * k + 30), 255, -1)
+    for k in range(4):
+        cv2.rectangle(comp, (23 + 50 * k + 19, 37 + 8), (23 + 50 * k + 30, 187 - 4), 255, -1)
+    across = cv2.GaussianBlur(img, (0, 0), 1.0) * 100
+    edges = Edges(across, across, across, across)
+    fits = _loose_fits(comp, 0, 0, [(50.0, 50.0)], 1.0, edges, edge_only=True)
+    assert fits
+    cells = _cells(*fits[0], 1, 1.0)
+    centres = [(x0 + 24.5, y0 + 24.5) for x0, y0 in tiles]
+    assert len(cells) == len(tiles)
+    for cx, cy in centres:
+        assert any(np.hypot(c.center_mm[0] - cx, c.center_mm[1] - cy) < 3 for c in cells), (cx, cy)

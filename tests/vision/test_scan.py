@@ -287,3 +287,11 @@ def test_tiles_with_a_car_or_the_monster_on_them_are_read_past_the_piece(i):
         assert any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items), t.id
     check_against_truth(obs, truth, recall=0.9)
 
+
+def test_a_board_of_tiles_whose_grass_matches_the_cloth_is_read():
+    """Monster Highway tiles on a green cloth of their grass's colour (bench seed 3, scene 13):
+    the mask is the roads only, the grid fitted to its outline sat half a tile off, and 3 of 28
+    tiles were found. The lattice on the tiles' own sides is tried as another split."""
+    pack, frame, truth = bench_scene("monsterhighway", 13, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    check_against_truth(obs, truth, recall=0.8)
