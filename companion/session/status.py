@@ -165,8 +165,9 @@ def _highwayman(game: Any) -> list[str]:
             reached = s.reached.get(route)
             tops.append(f"{route} {'LONDON' if reached == 0 else reached}")
     lines = ["Routes: " + (", ".join(tops) if tops else "none started yet") + "."]
-    lines.append("Cards in hand: " + ", ".join(f"{game.players[i]} {len(h)}" for i, h in enumerate(s.hands))
-                 + f". Stock: {sum(s.stock.values())}.")
+    # the stock first: on a 800x480 screen the end of a long line is cut
+    lines.append(f"Stock: {sum(s.stock.values())}. In hand: "
+                 + ", ".join(f"{game.players[i]} {len(h)}" for i, h in enumerate(s.hands)) + ".")
     return lines
 
 
