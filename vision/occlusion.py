@@ -35,7 +35,7 @@ def _trimmed_scores(win: np.ndarray, faces: np.ndarray, trim: float) -> tuple[np
     # the face's best gain onto the window, then each pixel's misfit
     gain = (t * a[None]).sum(axis=(1, 2)) / np.maximum((t * t).sum(axis=(1, 2)), 1e-9)
     misfit = ((a[None] - gain[:, None, None] * t) ** 2).sum(axis=2)  # (E, n)
-    drop = max(1, int(round(trim * n)))
+    drop = max(1, round(trim * n))
     cut = np.partition(misfit, n - drop, axis=1)[:, n - drop][:, None]
     keep = misfit < cut  # (E, n)
     k = np.maximum(keep.sum(axis=1), 1)[:, None]
@@ -56,7 +56,7 @@ def _together(misfit: np.ndarray, share: float = TRIM / 2) -> float:
     noise and edges, scattered. (Not closed up: at these shares scattered pixels close into one
     blob.)"""
     n = misfit.size
-    worst = max(1, int(round(share * n)))
+    worst = max(1, round(share * n))
     cut = np.partition(misfit.ravel(), n - worst)[n - worst]
     m = (misfit >= cut).astype(np.uint8)
     if not misfit.any():
