@@ -156,7 +156,7 @@ def revealed_on_table(game: Any, outcomes: Iterable[Action]) -> list[str]:
 
 def reconcile(game: Any, before: Iterable[Any], observation: Any,
               explained_ids: Iterable[str] = (), *, edges: Iterable[str] = (),
-              revealed: Iterable[str] = ()) -> Reading:
+              revealed: Iterable[str] = (), laid: Iterable[Action] = ()) -> Reading:
     """Compare the accepted picture ``before`` (items) with ``observation`` for the live ``game``.
 
     ``explained_ids``: ids that actions recorded since the accepted picture name (a card the
@@ -164,16 +164,24 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     ``revealed``: ids of cards that random outcomes drawn since the accepted picture laid on the
     table (:func:`revealed_on_table`); as many newly seen cards with those ids are expected, in
     ``diff.expected``, and no play is looked for in them: the engine already has them there.
+    ``laid``: player actions recorded since the accepted picture (a play entered by hand): a
+    newly seen card that one of them laid on the table (an action of a kind in the game module's
+    ``LAYS`` naming it) is expected too, once per action.
     """
     d = diff(before, observation.items)
+    module = game_module(game.name)
     due = list(revealed)
+    played = [a for a in laid if a.kind in getattr(module, "LAYS", frozenset())]
     for seen in list(d.added):
-        if seen.id in due:
-            due.remove(seen.id)
+        by = next((a for a in played if mentions(a, seen.id)), None)
+        if seen.id in due or by is not None:
+            if seen.id in due:
+                due.remove(seen.id)
+            else:
+                played.remove(by)
             d.added.remove(seen)
             d.expected.append(seen)
     reading = Reading(d)
-    module = game_module(game.name)
     explained = set(explained_ids)
     if module is not None and hasattr(module, "candidates"):
         reading.candidates = list(module.candidates(game, d, observation, {"edges": list(edges)}))

@@ -15,6 +15,9 @@ from rules import Action
 
 from . import Difference
 
+#: Actions whose card lies on the table afterwards (named in their parameters).
+LAYS = frozenset({"build", "landmark"})
+
 
 def shows(action: Action, card_id: str) -> bool:
     """Whether the table-revealed outcome ``action`` is what a card seen as ``card_id`` shows: the

@@ -21,6 +21,9 @@ from . import Difference, Seen, _distance
 #: vanished was laid on top of it.
 COVER_REACH = 0.6
 
+#: Actions whose card lies on the table afterwards (named in their parameters).
+LAYS = frozenset({"play"})
+
 
 def _card_width(game: Any) -> float:
     return float(game.pack.size_mm[0])

@@ -18,6 +18,9 @@ from rules.monsterhighway.data import rotate
 
 from . import Difference, generic_candidates
 
+#: Actions whose card lies on the table afterwards (named in their parameters).
+LAYS = frozenset({"place_tile"})
+
 
 def space_name(col: int, row: int) -> str:
     return f"{chr(ord('A') + col)}{row + 1}"

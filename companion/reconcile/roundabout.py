@@ -17,6 +17,9 @@ from rules import Action
 
 from . import Difference, generic_candidates
 
+#: Actions whose card lies on the table afterwards (named in their parameters).
+LAYS = frozenset({"place"})
+
 
 def _turn(cell: tuple[int, int], quarters: int) -> tuple[int, int]:
     """``cell`` turned clockwise about the origin (y grows southwards, so north (0, -1) -> east)."""

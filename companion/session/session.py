@@ -153,6 +153,9 @@ class Session:
         #: Random outcomes recorded since the accepted picture, with their place in the game's
         #: actions: cards they laid on the table are expected in the next picture.
         self._chance_since: list[tuple[int, Action]] = []
+        #: Player actions recorded since the accepted picture (entered by hand, or read from the
+        #: picture being accepted): a card one of them laid is expected in the next picture.
+        self._played_since: list[tuple[int, Action]] = []
         self.log: list[str] = []
         self._lock = threading.Lock()
 
@@ -363,6 +366,8 @@ class Session:
             self._explained.update(_strings(value))
         if chance:
             self._chance_since.append((len(self.game.actions) - 1, action))
+        else:
+            self._played_since.append((len(self.game.actions) - 1, action))
 
     def _revealed(self) -> list[str]:
         """Cards the app's random draws since the accepted picture laid on the table."""
@@ -417,6 +422,7 @@ class Session:
             self.store.append_undo(self.id)
             self.game.pop()
             self._chance_since = [(i, a) for i, a in self._chance_since if i < len(self.game.actions)]
+            self._played_since = [(i, a) for i, a in self._played_since if i < len(self.game.actions)]
         text = f"Undone: {self.describe(last)}"
         self.log.append(text)
         return Outcome(True, text)
@@ -489,7 +495,8 @@ class Session:
             return Outcome(False, "the game is over: no more plays are read")
         obs = capture.observation
         reading: Reading = reconcile(self.game, self.accepted_items, obs, self._explained,
-                                     edges=[s.edge for s in self.seats], revealed=self._revealed())
+                                     edges=[s.edge for s in self.seats], revealed=self._revealed(),
+                                laid=[a for _, a in self._played_since])
         if reading.problems:
             return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
                            spots=reading.spots, rule="table")
@@ -560,7 +567,8 @@ class Session:
             if self.over or player is None or self.game.current_player() != player:
                 return
             reading = reconcile(self.game, self.accepted_items, capture.observation, self._explained,
-                                edges=[s.edge for s in self.seats], revealed=self._revealed())
+                                edges=[s.edge for s in self.seats], revealed=self._revealed(),
+                                laid=[a for _, a in self._played_since])
             legal = set(self.game.legal_actions())
             fitting = [a for a in reading.candidates if a in legal and a not in outcome.recorded]
             if not fitting:
@@ -620,6 +628,7 @@ class Session:
         self.accepted_jpeg = capture.jpeg
         self._explained.clear()
         self._chance_since.clear()
+        self._played_since.clear()
 
     def _copy_game(self) -> Game[Any]:
         copy = type(self.game)(list(self.game.players), seed=self.game.seed, options=dict(self.game.options))

@@ -182,3 +182,41 @@ def test_highways_and_byways_table_shows_the_construction_card_the_recogniser_re
     capture = s.capture(camera(image), sleep=lambda t: None)
     assert capture.error is None, capture.error
     assert capture.observation.layout["construction_slot"] == game.state.slots[-1]
+
+
+def _stage_due(g):
+    if g.is_chance_node() or len(g.state.routes) < 2:
+        return None
+    return next((a for a in g.legal_actions() if a.kind == "play" and a.player == g.state.turn
+                 and g.pack[a["card"]].kind == "stage"), None)
+
+
+def _capture(picture):
+    return SimpleNamespace(error=None, observation=picture, image=None, jpeg=b"", annotated=None)
+
+
+def test_a_play_entered_by_hand_is_expected_on_the_table_not_read_again(tmp_path):
+    """The camera missed a play, so it was entered by hand; at the next End turn the card lies
+    on its pile. It was refused as 'appeared but no legal play puts it there'; it is the play
+    already recorded, and the picture becomes the table to compare with."""
+    s, wanted = _play_until(_stage_due, tmp_path)
+    s.accepted_items = _table(s.game).items
+    s.apply(wanted)  # entered by hand
+    before = list(s.game.actions)
+    picture = _table(s.game)
+    out = s.accept(_capture(picture))
+    assert "no legal play" not in out.message, out.message
+    assert s.game.actions == before  # nothing recorded twice
+    assert [i.id for i in s.accepted_items] == [i.id for i in picture.items]
+
+
+def test_a_play_entered_by_hand_then_undone_is_read_from_the_table(tmp_path):
+    """Entered by hand and taken back: the card on the pile is the play again."""
+    s, wanted = _play_until(_stage_due, tmp_path)
+    s.accepted_items = _table(s.game).items
+    s.apply(wanted)
+    after = _copy_with(s.game)
+    assert s.undo().ok
+    out = s.accept(_capture(_table(after)))
+    assert out.ok, out.message
+    assert out.recorded[0] == wanted
