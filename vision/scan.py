@@ -245,6 +245,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # scored 0.65-0.72; a tile beside a hand scores over 0.9).
         # Several sure cards side by side are a row, not chance.
         doubtful = len(found) >= LONELY_CELLS and sure <= LONELY_SHARE * len(found) and sure <= LONELY_MOST
+        # A region where more cells are read unsure than sure is a cloth pattern, a hand or glare
+        # that the faces match weakly all over: there a fair match is chance as often as a card
+        # (every phantom of 4,900 bench scenes scored 0.72-0.75 in such a region).
+        doubtful = doubtful or sum(m.status == "unsure" for _, m in found) > sure
         # A region no clean grid explains (a phone, an arm, a hand with a card) cut into cells:
         # a sure match there needs a clear score to count (a phone's screen matched a face at
         # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
