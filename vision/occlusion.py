@@ -28,25 +28,28 @@ def _trimmed_scores(win: np.ndarray, faces: np.ndarray, trim: float) -> tuple[np
     face explains best (all but `trim` of them), and how badly it explains each pixel (E, h, w)."""
     e, h, w, _ = faces.shape
     n = h * w
-    a = win.reshape(n, 3).astype(np.float64)
+    # float32 and sums over the kept pixels as matrix products: a card size class holds about 200
+    # faces, and a float64 copy per step of every face was tens of MB for one cell
+    a = win.reshape(n, 3).astype(np.float32)
     a = a - a.mean(axis=0)
-    t = faces.reshape(e, n, 3).astype(np.float64)
-    t = t - t.mean(axis=1, keepdims=True)
+    t = faces.reshape(e, n, 3).astype(np.float32)
+    t -= t.mean(axis=1, keepdims=True)
     # the face's best gain onto the window, then each pixel's misfit
-    gain = (t * a[None]).sum(axis=(1, 2)) / np.maximum((t * t).sum(axis=(1, 2)), 1e-9)
-    misfit = ((a[None] - gain[:, None, None] * t) ** 2).sum(axis=2)  # (E, n)
+    tt = np.einsum("enc,enc->en", t, t)  # (E, n)
+    ta = np.einsum("enc,nc->en", t, a)
+    gain = ta.sum(axis=1) / np.maximum(tt.sum(axis=1), 1e-9)  # (E,)
+    misfit = (a * a).sum(axis=1)[None] - 2 * gain[:, None] * ta + (gain * gain)[:, None] * tt  # (E, n)
     drop = max(1, round(trim * n))
     cut = np.partition(misfit, n - drop, axis=1)[:, n - drop][:, None]
-    keep = misfit < cut  # (E, n)
-    k = np.maximum(keep.sum(axis=1), 1)[:, None]
-    am = np.where(keep[..., None], a[None], 0.0)
-    tm = np.where(keep[..., None], t, 0.0)
-    ma = am.sum(axis=1) / k  # (E, 3) means over the kept pixels
-    mt = tm.sum(axis=1) / k
-    ac = np.where(keep[..., None], a[None] - ma[:, None], 0.0)
-    tc = np.where(keep[..., None], t - mt[:, None], 0.0)
-    num = (ac * tc).sum(axis=(1, 2))
-    den = np.sqrt((ac * ac).sum(axis=(1, 2)) * (tc * tc).sum(axis=(1, 2))) + 1e-6
+    keep = (misfit < cut).astype(np.float32)  # (E, n)
+    k = np.maximum(keep.sum(axis=1), 1.0)[:, None]
+    sa = keep @ a  # (E, 3) sums over the kept pixels
+    st = np.einsum("en,enc->ec", keep, t)
+    saa = keep @ (a * a)
+    stt = np.einsum("en,enc->ec", keep, t * t)
+    sat = np.einsum("en,enc->ec", keep, t * a[None])
+    num = (sat - sa * st / k).sum(axis=1)
+    den = np.sqrt(np.maximum((saa - sa * sa / k).sum(axis=1), 0) * np.maximum((stt - st * st / k).sum(axis=1), 0)) + 1e-6
     return num / den, misfit.reshape(e, h, w)
 
 
