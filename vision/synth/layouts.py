@@ -63,12 +63,48 @@ def _kinds(pack: Pack) -> dict[str, str]:
     return {str(it.get("id")): str(it.get("kind", "")) for it in items if isinstance(it, dict)}
 
 
-def _pick(ids: Sequence[str], rng: np.random.Generator, n: int, *, unique: bool = True) -> list[str]:
+def _pick(ids: Sequence[str], rng: np.random.Generator, n: int) -> list[str]:
+    """``n`` different ids (fewer when there are fewer)."""
     if not ids:
         return []
-    if unique and n <= len(ids):
-        return [ids[int(i)] for i in rng.choice(len(ids), size=n, replace=False)]
-    return [ids[int(i)] for i in rng.integers(0, len(ids), size=n)]
+    return [ids[int(i)] for i in rng.choice(len(ids), size=min(n, len(ids)), replace=False)]
+
+
+class _Box:
+    """The copies of each card the game's box holds: a scene never shows a card more often than the
+    game has it (the recogniser may rely on the counts). The layouts draw ids as they always did;
+    a copy the box no longer holds is swapped for another card of the same choice, picked by a
+    generator of the box's own, so a scene that never ran out is the very scene it always was.
+    A card the catalog gives no count for (a pack whose engine is not installed) never runs out."""
+
+    def __init__(self, pack: Pack) -> None:
+        try:
+            items = catalog_items(pack.game) or []
+        except PackError:
+            items = []
+        self.left: dict[str, int | None] = dict.fromkeys(pack.ids)
+        for it in items:
+            if isinstance(it, dict) and str(it.get("id")) in self.left:
+                self.left[str(it["id"])] = int(it.get("count") or 1)
+        self.taken: list[str] = []
+
+    def _has(self, cid: str) -> bool:
+        left = self.left.get(cid, 0)
+        return left is None or left > 0
+
+    def take(self, cid: str, alternatives: Sequence[str]) -> str | None:
+        """``cid`` if a copy is left, else another of ``alternatives``; None when none is left."""
+        if not self._has(cid):
+            spare = [a for a in alternatives if self._has(a)]
+            if not spare:
+                return None
+            seed = [len(self.taken), *(sum(map(ord, t)) for t in self.taken)]
+            cid = spare[int(np.random.default_rng(seed).integers(len(spare)))]
+        left = self.left.get(cid)
+        if left is not None:
+            self.left[cid] = left - 1
+        self.taken.append(cid)
+        return cid
 
 
 class _Builder:
@@ -176,7 +212,12 @@ def _roundabout(pack: Pack, rng: np.random.Generator, d: float, table: tuple[flo
     card_cells, free = cells[:n], cells[n:]
     origin = (w / 2 - side / 2, h / 2 - side / 2)  # top-left corner of cell (0, 0)
     grid = []
-    for cell, cid in zip(card_cells, _pick(pack.ids, rng, n, unique=False), strict=True):
+    box = _Box(pack)
+    drawn = [ids[int(i)] for i in rng.integers(0, len(ids), size=n)] if (ids := list(pack.ids)) else []
+    for cell, want in zip(card_cells, drawn, strict=False):
+        cid = box.take(want, ids)
+        if cid is None:
+            break
         rot = float(90 * int(rng.integers(4)))
         gap = float(rng.uniform(0, 1.0))
         centre = (origin[0] + cell[0] * (side + gap) + side / 2, origin[1] + cell[1] * (side + gap) + side / 2)
@@ -196,11 +237,11 @@ def _roundabout(pack: Pack, rng: np.random.Generator, d: float, table: tuple[flo
         at = {"south": (w * 0.2, h - 30), "north": (w * 0.8, 30), "east": (w - 30, h * 0.2), "west": (30, h * 0.8)}[seat]
         pieces.append(Piece("car", at, color, SEAT_ROTATION[seat] + 90))
     # The discard pile's top card lies next to the deck, away from the grid.
-    discard = _pick(pack.ids, rng, 1)
+    discard = box.take(_pick(ids, rng, 1)[0], ids) if ids else None
     layout: dict[str, Any] = {"cell_mm": side, "origin_mm": list(origin), "grid": grid, "reservations": reservations}
-    if discard:
-        b.put(discard[0], (w * 0.12, h * 0.2), float(rng.uniform(-8, 8)))
-        layout["discard"] = discard[0]
+    if discard is not None:
+        b.put(discard, (w * 0.12, h * 0.2), float(rng.uniform(-8, 8)))
+        layout["discard"] = discard
     return b, layout, pieces
 
 
@@ -243,13 +284,18 @@ def _monsterhighway(pack: Pack, rng: np.random.Generator, d: float, table: tuple
         nxt = (c[0] + dx, c[1] + dy)
         if nxt not in cells and nxt not in taken and 2 <= nxt[0] < cols - 2 and 2 <= nxt[1] < rows - 2:
             cells.append(nxt)
+    box = _Box(pack)
     for k, c in enumerate(cells):
         if k == 0 and zero:
-            tid = zero[0]
+            tid = box.take(zero[0], zero)
         elif specials and rng.random() < 0.15:
-            tid = specials[int(rng.integers(len(specials)))]
+            tid = box.take(specials[int(rng.integers(len(specials)))], specials)
         else:
-            tid = roads[int(rng.integers(len(roads)))]
+            tid = box.take(roads[int(rng.integers(len(roads)))], roads)
+        tid = tid or box.take(roads[0], [*roads, *specials])
+        if tid is None:
+            cells = cells[:k]  # the box is empty
+            break
         lay(c, tid, float(90 * int(rng.integers(4))))
     pieces = []
     mc = cells[int(rng.integers(len(cells)))]
