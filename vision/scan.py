@@ -41,6 +41,10 @@ RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split 
 # scored 0.9 or more (green tiles on a green cloth, the region cut into road-shaped pieces);
 # sure chance matches scored at most 0.67, unsure ones at most 0.84.
 LOOSE_COUNTED = 0.9
+# A card read more often than the game has copies of it: the best readings count only when each is
+# this far ahead of the best of the rest (two cells along an arm once both read as the same byway
+# card at 0.82-0.83, a card the game has once and that was not on the table)
+COPIES_CLEAR = 0.08
 
 _LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
 
@@ -166,6 +170,26 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
     return kept + rest
 
 
+def _beyond_the_box(obs: Observation, catalog: dict[str, dict[str, Any]]) -> None:
+    """Cards read more often than the game has copies of them are chance in all but at most that
+    many: the readings clearly ahead of the rest stay, the others (all of them when none is
+    clearly ahead) are listed for the players to check, with a warning naming the card."""
+    by_id: dict[str, list[Item]] = {}
+    for it in obs.items:
+        by_id.setdefault(it.id, []).append(it)
+    for cid, seen in by_id.items():
+        copies = catalog.get(cid, {}).get("count")
+        if not isinstance(copies, int) or isinstance(copies, bool) or len(seen) <= copies:
+            continue
+        seen.sort(key=lambda it: -it.confidence)
+        keep = copies if copies > 0 and seen[copies - 1].confidence - seen[copies].confidence >= COPIES_CLEAR else 0
+        doubted = {id(it) for it in seen[keep:]}
+        obs.items = [it for it in obs.items if id(it) not in doubted]
+        obs.unsure += seen[keep:]
+        obs.warnings.append(f"{cid} was read {len(seen)} times but the game has {copies} of it: "
+                            "check those cards")
+
+
 def _x_angle(up_angle: float) -> float:
     """A region's rectangle angle: its first side's direction is `up_angle` clockwise from table
     "up", i.e. up_angle - 90 clockwise from table x."""
@@ -273,6 +297,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.unknowns.append(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
                                     (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
                                     _x_angle(b.angle_deg)))
+    catalog = _catalog(game)
+    _beyond_the_box(obs, catalog)
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
     # pieces inside something unknown are its parts (icons on a phone), not playing pieces
@@ -281,6 +307,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                "size_mm": [round(p.size_mm[0], 1), round(p.size_mm[1], 1)], "area_mm2": round(p.area_mm2)}
               for p in det.pieces
               if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
-    obs.layout = layout.build(game, obs.items, pieces, table, _catalog(game))
+    obs.layout = layout.build(game, obs.items, pieces, table, catalog)
     obs.layout["pieces"] = pieces
     return obs
