@@ -14,6 +14,7 @@ Errors are :class:`CatalogError` naming the file, the entry and the field.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -53,6 +54,28 @@ def load_catalog_json(game: str, filename: str, directory: str | Path | None = N
         raise CatalogError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     check_header(path, data, game)
     return path, data
+
+
+def cached_loader(game: str, filename: str,
+                  parse: Callable[[Path, dict[str, Any]], T]) -> Callable[[str | Path | None], T]:
+    """A loader of ``filename`` of ``game``: the packaged stand-in, the owner's override or a given
+    directory, parsed by ``parse`` once and kept until the file's modification time changes (so an
+    owner's edited file is read again)."""
+
+    @functools.lru_cache(maxsize=8)
+    def parsed(path: str, _stamp: int) -> T:
+        found, data = load_catalog_json(game, filename, Path(path).parent)
+        return parse(found, data)
+
+    def load(directory: str | Path | None = None) -> T:
+        path = catalog_path(game, filename, directory)
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError as exc:
+            raise CatalogError(f"{path}: cannot read the catalog: {exc.strerror}") from None
+        return parsed(str(path), stamp)
+
+    return load
 
 
 def check_header(path: Path | str, data: Any, game: str) -> None:

@@ -4,13 +4,12 @@ Runners. The catalog lists routes and how many of each special card; card ids ar
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..catalog import Entry, catalog_path, entries, load_catalog_json
+from ..catalog import Entry, cached_loader, entries
 from ..errors import CatalogError
 
 GAME = "highwayman"
@@ -131,18 +130,9 @@ def parse_pack(path: Path | str, data: Mapping[str, Any]) -> Pack:
     return Pack(str(path), routes, cards, (size[0], size[1]))
 
 
+_cached = cached_loader(GAME, CATALOG_FILE, parse_pack)
+
+
 def load_pack(directory: str | Path | None = None) -> Pack:
     """The Highwayman pack: the packaged stand-in, the owner's override, or ``directory``."""
-    path = catalog_path(GAME, CATALOG_FILE, directory)
-    try:
-        stamp = path.stat().st_mtime_ns
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read the catalog: {exc.strerror}") from None
-    return _load(str(path), stamp)
-
-
-@functools.lru_cache(maxsize=8)
-def _load(path: str, _stamp: int) -> Pack:
-    # Keyed on the modification time so an owner's edited file is read again.
-    found, data = load_catalog_json(GAME, CATALOG_FILE, Path(path).parent)
-    return parse_pack(found, data)
+    return _cached(directory)
