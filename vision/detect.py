@@ -151,6 +151,17 @@ class Detection:
                 out.append(splits)
         return out
 
+    def anchored(self, region: int) -> list[list[Candidate]]:
+        """Card lattices of the true card size anchored on a region's corners and on the
+        picture's edges (see _anchored_grids), best first: other ways to split a region whose
+        grid the recogniser found no card in (a glare spot or a shadow joined to a row made the
+        region a card's height taller, and a grid of tiles explained it better than the row)."""
+        if region not in self.comps:
+            return []
+        comp, x, y = self.comps[region]
+        fits = _loose_fits(comp, x, y, self.size_keys, self.px_per_mm, self.edges)
+        return _distinct_splits(fits, region, self.px_per_mm, LOOSE_ALTERNATIVES)
+
 
 class Edges(NamedTuple):
     """Gradients of the rectified view (float32, h x w) along x and y, summed over the Lab

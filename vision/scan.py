@@ -242,6 +242,17 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     for region, found in by_region.items():
         by_region[region] = _settle(found, det.alternatives.get(region, []),
                                     lambda taken, r=region: det.residual(r, taken), det.snap, look)
+        if not det.regions[region].loose and not any(m.status == "sure" for _, m in by_region[region]):
+            # no split of its grids holds a card: a glare spot or a shadow joined to a row may
+            # have made its grid a wrong one. Lattices of true card size anchored on its corners
+            # and on the picture's edges are tried; as cells of no grid, a match there needs a
+            # clear score to count.
+            anchored = det.anchored(region)
+            if anchored:
+                again = _unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
+                                                lambda taken, r=region: det.residual(r, taken), det.snap, look))
+                if any(m.status == "sure" for _, m in again):
+                    by_region[region] = again
     for region, found in by_region.items():
         if det.regions[region].loose:
             # cells guessed inside a region no grid explains (the region is already reported as

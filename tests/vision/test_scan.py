@@ -340,3 +340,17 @@ def test_of_cards_read_too_often_one_clearly_ahead_still_counts():
     beyond(obs, {"ra-28": {"count": 1}})
     assert [(i.id, i.confidence) for i in obs.items] == [("ra-28", 0.95), ("x-1", 0.9), ("x-1", 0.9)]
     assert [(i.id, i.confidence) for i in obs.unsure] == [("ra-28", 0.80)]
+
+
+def test_a_row_joined_to_a_glare_spot_below_it_is_tried_as_a_row():
+    """A glare spot joined to a south row of six cards made its region a card's height taller
+    (380 x 134 mm), a grid of 50 mm Landmark tiles explained it better than the row, and no tile
+    was a card: the whole row was one unknown object (bench scene 28). Lattices of true card size
+    anchored on the region's corners are tried when no split holds a card."""
+    pack, frame, truth = bench_scene("bigsur", 28)
+    obs = scan(frame, "bigsur", pack=pack)
+    row = [t for t in truth.items if t.center_mm[1] > 580 and t.occluded < 0.05]
+    assert len(row) == 6
+    found = [t for t in row if any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items)]
+    assert len(found) >= 5, [t.id for t in found]
+    check_against_truth(obs, truth, recall=0.9)
