@@ -6,6 +6,7 @@ included. Replaying it reproduces the game exactly; it is to these games what PG
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,19 @@ from .game import Game
 
 FORMAT = "game-night-companion/record"
 VERSION = 1
+DISTRIBUTION = "game-night-companion"
+
+
+@functools.cache
+def engine_version() -> str | None:
+    """The version of the program whose engines play the games (None when it is not installed,
+    e.g. run from a bare checkout)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 @dataclass
@@ -28,11 +42,16 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The version of the program that played the game (None: not known, e.g. an older record).
+    #: Catalogs and engines change between versions, so a record that no longer replays can say
+    #: which version it came from.
+    engine: str | None = field(default_factory=engine_version)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
+            **({"engine": self.engine} if self.engine is not None else {}),
             "game": self.game,
             "players": list(self.players),
             "seed": self.seed,
@@ -79,7 +98,10 @@ class Record:
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("'meta' must be a JSON object")
-        return cls(game, players, seed, options, actions, meta)
+        engine = data.get("engine")
+        if engine is not None and (not isinstance(engine, str) or not 0 < len(engine) <= 64):
+            raise RecordError("'engine' must be the version string of the program that played the game")
+        return cls(game, players, seed, options, actions, meta, engine)
 
     @classmethod
     def loads(cls, text: str) -> Record:

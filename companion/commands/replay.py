@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from rules import Record, ReplayError
+from rules.record import engine_version
 
 
 def register(sub: Any) -> None:
@@ -34,6 +35,10 @@ def summary(game: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     record = Record.load(args.record)
+    if record.engine is not None and record.engine != engine_version():
+        # a catalog or a rule may have changed since: say so before any verdict on the actions
+        print(f"companion: this record was played with version {record.engine}; this is version "
+              f"{engine_version() or 'unknown'}", file=sys.stderr)
     try:
         game = record.replay()
     except ReplayError as exc:

@@ -107,6 +107,7 @@ def example_record(players: int = 3, seed: int = 7) -> Any:
         game.push(game.sample_chance() if game.is_chance_node()
                   else playout_choice(game, game.legal_actions(), rng))
     record = game.record()
+    record.engine = None  # a bundled example, regenerated only when the rules change, names no version
     record.meta = {"made_by": f"rules.highwaysbyways.playout.example_record(players={players}, seed={seed})",
                    "note": "a random game steered by playout_choice, on the stand-in board and cards"}
     return record

@@ -121,6 +121,41 @@ def test_bad_records_are_record_errors(text: str) -> None:
         Record.loads(text)
 
 
+def test_a_record_says_which_version_played_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalog or a rule can change between versions: a record names the version that wrote
+    it, an older record without the field still loads (and says nothing), a malformed one is
+    refused."""
+    from rules.record import engine_version
+
+    g = Toy(["A", "B"], seed=5)
+    data = g.record().to_json()
+    assert engine_version() is not None  # the test environment installs the project
+    assert data["engine"] == engine_version()
+    assert Record.from_json(data).engine == engine_version()
+    del data["engine"]
+    old = Record.from_json(data)
+    assert old.engine is None and "engine" not in old.to_json()
+    for bad in (7, "", "x" * 65):
+        with pytest.raises(RecordError, match="engine"):
+            Record.from_json({**data, "engine": bad})
+
+
+def test_replay_names_the_version_a_record_came_from(tmp_path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.cli import main
+    from rules import registry
+
+    monkeypatch.setitem(registry.GAMES, "toy", ("tests.rules.toy", "Toy", "Toy"))
+    g = Toy(["A", "B"], seed=5)
+    g.resolve_chance()
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({**g.record().to_json(), "engine": "0.0.1"}))
+    assert main(["replay", str(path)]) == 0
+    assert "played with version 0.0.1" in capsys.readouterr().err
+    path.write_text(g.record().dumps())
+    assert main(["replay", str(path)]) == 0
+    assert "played with version" not in capsys.readouterr().err
+
+
 def test_unknown_game_in_record() -> None:
     rec = Record("chess", ["a", "b"])
     with pytest.raises(RecordError, match="unknown game"):
