@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from vision import detect, layout
+from vision import detect, layout, lookalike
 from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
-from vision.identify import ACCEPT, CardIndex, Match, index_for_pack
+from vision.identify import ACCEPT, MARGIN, CardIndex, Match, index_for_pack, rotations_for, size_key
 from vision.observation import Item, Observation, TableSpec, Unknown
 from vision.occlusion import read_past_a_piece
 
@@ -224,12 +224,33 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.warnings.append(f"the markers fit the play area loosely ({cal.reprojection_error_px:.1f} px): "
                             "card positions may be a few mm off")
 
+    faces_from = pack if pack is not None and not isinstance(pack, str | Path) else None
+    if faces_from is None and pack is not None:
+        faces_from = _pack_for(game, pack)
+
+    def tell_apart(m: Match) -> Match:
+        """A card read unsure only because a look-alike scores nearly as well, compared with it
+        at the camera's resolution (vision.lookalike); the verdict stands when that is clear."""
+        if (faces_from is None or m.status != "unsure" or m.score < WEAK_SURE or m.id is None
+                or m.runner_up is None or m.runner_up == m.id or m.margin >= MARGIN):
+            return m
+        size = index.sizes.get(m.id)
+        faces = {cid: lookalike.faces_of(faces_from, cid) for cid in (m.id, m.runner_up)}
+        if size is None or index.sizes.get(m.runner_up) != size or not all(faces.values()):
+            return m
+        turns = rotations_for(size_key(size))
+        v = lookalike.tell_apart(frame, cal.homography, m.center_mm, m.rotation, faces, size, turns)
+        # the rotation the recogniser read must stand: a look-alike turned round is no verdict
+        if v.winner is None or v.rotation % (360 / max(1, m.symmetry if v.winner == m.id else 1)) != 0:
+            return m
+        return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id if v.winner != m.id else m.runner_up)
+
     def look(c: detect.Candidate) -> tuple[detect.Candidate, Match]:
-        m = index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)
+        m = tell_apart(index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key))
         if (m.status != "sure" or m.score < WEAK_SURE) and c.unsnapped is not None:
             # moved onto the wrong edges (a road's, a frame's): the outline's own guess may be it
             # (a road tile once read as another tile at 0.66 half a road off its place)
-            first = index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key)
+            first = tell_apart(index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key))
             if first.score > m.score:
                 return c.unsnapped, first
         return c, m

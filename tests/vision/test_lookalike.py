@@ -1,0 +1,73 @@
+"""vision.lookalike: two designs that differ only in a number or an icon, told apart at the
+camera's resolution, and never when the picture cannot say."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import lookalike, scan
+from vision.pack import proxy_pack
+from vision.synth import Camera, Placement, Scene, render_scene
+
+PLAIN = Camera(view_deg=4, light=0.2, noise=2, blur=0.6, jpeg_quality=85)
+
+
+def one_card(card_id: str, rotation: float, camera: Camera = PLAIN):
+    pack = proxy_pack("highwayman")
+    scene = Scene(placements=(Placement(card_id, (480.0, 330.0), rotation),), pack=pack, camera=camera)
+    frame, truth = render_scene(scene, seed=5)
+    return pack, frame, truth
+
+
+def test_two_stages_of_one_road_are_told_apart_even_from_a_tilted_cell():
+    """hm-exeter-2 and hm-exeter-7 differ only in their numbers: the picture says which, even
+    when the cell is read 4 degrees off the card (a pile's top card) and whichever is named first."""
+    pack, frame, truth = one_card("hm-exeter-2", 3.5)
+    (t,) = truth.items
+    for order in (("hm-exeter-7", "hm-exeter-2"), ("hm-exeter-2", "hm-exeter-7")):
+        faces = {cid: lookalike.faces_of(pack, cid) for cid in order}
+        v = lookalike.tell_apart(frame, truth.homography, t.center_mm, t.rotation - 4, faces, t.size_mm, (0, 180))
+        assert v.winner == "hm-exeter-2" and v.rotation == 0.0
+        assert v.ratio < lookalike.CLEAR_RATIO and v.fit > 0.8
+
+
+def test_a_card_turned_round_says_so():
+    """Read at the wrong half turn, the winning face is the card turned by 180 degrees: the scan
+    then keeps its doubt (a look-alike turned round is no verdict on the rotation it read)."""
+    pack, frame, truth = one_card("hm-dover-3", 180.0)
+    (t,) = truth.items
+    faces = {cid: lookalike.faces_of(pack, cid) for cid in ("hm-dover-3", "hm-dover-5")}
+    v = lookalike.tell_apart(frame, truth.homography, t.center_mm, 0.0, faces, t.size_mm, (0, 180))
+    assert v.winner == "hm-dover-3" and v.rotation == 180.0
+
+
+def test_no_verdict_where_the_picture_cannot_tell():
+    """Two candidates with the same face picture (an owner pack with one photo for two ids), or
+    a picture of neither card: no winner."""
+    pack, frame, truth = one_card("hm-exeter-2", 0.0)
+    (t,) = truth.items
+    same = lookalike.faces_of(pack, "hm-exeter-2")
+    v = lookalike.tell_apart(frame, truth.homography, t.center_mm, 0.0, {"a": same, "b": same}, t.size_mm, (0, 180))
+    assert v.winner is None
+    # a stretch of bare table where a card was expected
+    faces = {cid: lookalike.faces_of(pack, cid) for cid in ("hm-exeter-2", "hm-exeter-7")}
+    v = lookalike.tell_apart(frame, truth.homography, (150.0, 150.0), 0.0, faces, t.size_mm, (0, 180))
+    assert v.winner is None
+    assert lookalike.faces_of(pack, "no-such-card") == ()
+
+
+@pytest.mark.parametrize("game,i", [("highwayman", 31), ("highwayman", 33)])
+def test_a_piles_top_card_is_not_held_back_for_its_look_alikes(game, i):
+    """The top card of an Exeter pile (hm-exeter-2, hm-exeter-3) was read right at 0.88-0.90 but
+    listed as unsure: the other stages of the road score nearly as well on the 64-px templates
+    (bench seed 1). Compared at the camera's resolution where the designs differ, it counts."""
+    from tests.vision.test_scan import bench_scene, check_against_truth
+
+    pack, frame, truth = bench_scene(game, i)
+    obs = scan(frame, game, pack=pack)
+    top = max((t for t in truth.items if t.id.startswith("hm-exeter")), key=lambda t: t.id[-1].isdigit() and int(t.id[-1]))
+    assert top.occluded == 0.0
+    assert any(it.id == top.id and np.hypot(it.center_mm[0] - top.center_mm[0], it.center_mm[1] - top.center_mm[1]) < 10
+               for it in obs.items), (top.id, [(u.id, u.confidence) for u in obs.unsure])
+    check_against_truth(obs, truth, recall=0.9)

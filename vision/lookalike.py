@@ -1,0 +1,171 @@
+"""Telling two look-alike cards apart at the camera's own resolution.
+
+The recogniser compares cards on 64-px templates, where two designs that differ only in a number
+or a small symbol (Highwayman's stages of one road, two Big Sur forests that differ in their
+material icons) correlate almost as well as each other: it then lists the card as unsure. The
+camera sees a card at about 2 px per mm, four times the template's detail. Here the card is cut
+from the frame again at 2.5 px/mm and compared with the two candidates' own face pictures from
+the pack, only where the two designs differ; one must explain those pixels clearly better.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.pack import read_face
+
+PX_PER_MM = 2.5
+SLACK_MM = 4.0  # the cell may be this far off the card each way: the faces are slid to fit
+# Where the two designs differ, the winner's squared error must be at most this share of the
+# loser's (the recogniser's own check on its templates asks for 0.3 at a quarter of this detail).
+CLEAR_RATIO = 0.45
+FIT = 0.6  # the winner's whole face must correlate at least this well with the picture
+DIFFER_SHARE = 0.08  # the share of the face's pixels where the designs differ most
+MIN_DIFFER_PX = 40
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Which of two candidates the picture shows: ``winner`` (None when neither is clearly it),
+    its rotation in degrees, the error ratio where the designs differ, and its correlation."""
+
+    winner: str | None
+    rotation: float
+    ratio: float
+    fit: float
+
+
+def _upright_shape(size_mm: Sequence[float]) -> tuple[int, int]:
+    """(height, width) px of a card at PX_PER_MM with its long side vertical."""
+    short, long_ = sorted((float(size_mm[0]), float(size_mm[1])))
+    return round(long_ * PX_PER_MM), round(short * PX_PER_MM)
+
+
+def _upright(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
+    """The face with its long side vertical, as the recogniser's index stores it (a landscape
+    card is turned a quarter clockwise back)."""
+    if float(size_mm[0]) > float(size_mm[1]) * 1.08:
+        return np.ascontiguousarray(np.rot90(face, k=1))
+    return face
+
+
+def _lab(img: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return cv2.GaussianBlur(lab, (0, 0), 1.0)
+
+
+def _standardised(img: np.ndarray) -> np.ndarray:
+    """Each channel to zero mean and unit spread (exposure, contrast and white balance differ
+    between a printed face and its photo)."""
+    flat = img.reshape(-1, 3)
+    return (img - flat.mean(axis=0)) / (flat.std(axis=0) + 1.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _face(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
+    """A face picture upright, turned ``turn`` degrees clockwise, at PX_PER_MM, as Lab float
+    (kept for the next scan: a look-alike read unsure once is usually read again)."""
+    h, w = _upright_shape(size_mm)
+    face = _upright(read_face(Path(path)), size_mm)
+    face = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    if turn:
+        face = np.ascontiguousarray(np.rot90(face, k=-(turn // 90)))
+    return _lab(face)
+
+
+def crop(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
+         size_mm: Sequence[float]) -> np.ndarray:
+    """The card at ``center_mm`` cut upright from the frame at PX_PER_MM with SLACK_MM each side,
+    as Lab float; ``angle_deg`` is the direction of its long axis, clockwise from table "up"."""
+    h, w = _upright_shape(size_mm)
+    s = round(SLACK_MM * PX_PER_MM)
+    ch, cw = h + 2 * s, w + 2 * s
+    a = np.deg2rad(angle_deg)
+    right = np.array([np.cos(a), np.sin(a)]) / PX_PER_MM
+    down = np.array([-np.sin(a), np.cos(a)]) / PX_PER_MM
+    origin = np.asarray(center_mm, np.float64) - right * (cw / 2) - down * (ch / 2)
+    crop_to_mm = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
+    m = np.asarray(to_image, np.float64) @ crop_to_mm
+    out = cv2.warpPerspective(frame, m, (cw, ch), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return _lab(out)
+
+
+def _placed(picture: np.ndarray, face: np.ndarray) -> tuple[float, np.ndarray]:
+    """The face's best correlation with the picture over the slack, and the window it fits."""
+    res = cv2.matchTemplate(picture, face, cv2.TM_CCOEFF_NORMED)
+    _, best, _, (x, y) = cv2.minMaxLoc(res)
+    h, w = face.shape[:2]
+    return float(best), picture[y:y + h, x:x + w]
+
+
+TILT_DEG = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)  # the cell's direction may be this far off the card's
+TILT_FINE_DEG = (-1.0, 1.0)
+
+
+def _aligned(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
+             size_mm: Sequence[float], face: np.ndarray) -> tuple[float, np.ndarray]:
+    """The picture of the card cut square to it: a cell's direction comes from its region's
+    outline, a few degrees off a card laid by hand (a pile's top card), which at this detail
+    smears every edge. The direction the face fits best is found, coarse then fine."""
+    best: tuple[float, float, np.ndarray] | None = None
+    for tilts in (TILT_DEG, TILT_FINE_DEG):
+        base = 0.0 if best is None else best[1]
+        for d in tilts:
+            picture = crop(frame, to_image, center_mm, angle_deg + base + d, size_mm)
+            fit, _ = _placed(picture, face)
+            if best is None or fit > best[0]:
+                best = (fit, base + d, picture)
+    assert best is not None
+    return best[1], best[2]
+
+
+def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
+               candidates: dict[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int]) -> Verdict:
+    """Which of two cards (id -> its face pictures; the recogniser's reading first) lies at
+    ``center_mm``, read at ``angle_deg`` (the direction of the upright card, clockwise from table
+    "up"), trying each face turned by each of ``turns``: the best-fitting reading of each card is
+    compared with the other's where their designs differ."""
+    key = (float(size_mm[0]), float(size_mm[1]))
+    first = next(iter(candidates.values()))
+    if not first:
+        return Verdict(None, 0.0, 1.0, 0.0)
+    _, picture = _aligned(frame, to_image, center_mm, angle_deg, key, _face(str(first[0]), key, 0))
+    best: dict[str, tuple[float, int, np.ndarray, np.ndarray]] = {}
+    for cid, paths in candidates.items():
+        for path in paths:
+            for turn in turns:
+                face = _face(str(path), key, int(turn) % 360)
+                fit, window = _placed(picture, face)
+                if cid not in best or fit > best[cid][0]:
+                    best[cid] = (fit, int(turn) % 360, face, window)
+    if len(best) != 2:
+        return Verdict(None, 0.0, 1.0, 0.0)
+    (a, (fa, ta, face_a, win_a)), (_, (_, _, face_b, win_b)) = sorted(best.items(), key=lambda kv: -kv[1][0])
+    na, nb = _standardised(face_a), _standardised(face_b)
+    differ = np.abs(na - nb).sum(axis=2)
+    n = max(MIN_DIFFER_PX, round(DIFFER_SHARE * differ.size))
+    mask = differ >= np.partition(differ.ravel(), differ.size - n)[differ.size - n]
+    if np.count_nonzero(mask) < MIN_DIFFER_PX or float(differ[mask].mean()) < 0.5:
+        return Verdict(None, 0.0, 1.0, fa)  # the designs are the same where it could tell
+    err_a = float(((_standardised(win_a) - na) ** 2).sum(axis=2)[mask].mean())
+    err_b = float(((_standardised(win_b) - nb) ** 2).sum(axis=2)[mask].mean())
+    ratio = err_a / max(err_b, 1e-6)
+    if fa >= FIT and ratio <= CLEAR_RATIO:
+        return Verdict(a, float(ta), ratio, fa)
+    return Verdict(None, 0.0, ratio, fa)
+
+
+def faces_of(pack: Any, card_id: str) -> tuple[Path, ...]:
+    """The face pictures of one card of a pack (none for an id the pack does not hold)."""
+    for card in getattr(pack, "cards", ()):
+        if card.id == card_id:
+            return tuple(card.faces)
+    return ()
