@@ -128,27 +128,31 @@ def _aligned(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float]
 
 
 def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
-               candidates: dict[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int]) -> Verdict:
+               candidates: dict[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int],
+               *, by_turn: bool = False) -> Verdict:
     """Which of two cards (id -> its face pictures; the recogniser's reading first) lies at
     ``center_mm``, read at ``angle_deg`` (the direction of the upright card, clockwise from table
     "up"), trying each face turned by each of ``turns``: the best-fitting reading of each card is
-    compared with the other's where their designs differ."""
+    compared with the other's where their designs differ. With ``by_turn``, each turn of a card
+    is a reading of its own: which way round one card lies (a crossroads tile whose roads are the
+    same every quarter turn, told by its print)."""
     key = (float(size_mm[0]), float(size_mm[1]))
     first = next(iter(candidates.values()))
     if not first:
         return Verdict(None, 0.0, 1.0, 0.0)
     _, picture = _aligned(frame, to_image, center_mm, angle_deg, key, _face(str(first[0]), key, 0))
-    best: dict[str, tuple[float, int, np.ndarray, np.ndarray]] = {}
+    best: dict[tuple[str, int], tuple[float, int, np.ndarray, np.ndarray]] = {}
     for cid, paths in candidates.items():
         for path in paths:
             for turn in turns:
                 face = _face(str(path), key, int(turn) % 360)
                 fit, window = _placed(picture, face)
-                if cid not in best or fit > best[cid][0]:
-                    best[cid] = (fit, int(turn) % 360, face, window)
-    if len(best) != 2:
+                label = (cid, int(turn) % 360 if by_turn else 0)
+                if label not in best or fit > best[label][0]:
+                    best[label] = (fit, int(turn) % 360, face, window)
+    if len(best) < 2 or (not by_turn and len(best) != 2):
         return Verdict(None, 0.0, 1.0, 0.0)
-    (a, (fa, ta, face_a, win_a)), (_, (_, _, face_b, win_b)) = sorted(best.items(), key=lambda kv: -kv[1][0])
+    ((a, _), (fa, ta, face_a, win_a)), (_, (_, _, face_b, win_b)) = sorted(best.items(), key=lambda kv: -kv[1][0])[:2]
     na, nb = _standardised(face_a), _standardised(face_b)
     differ = np.abs(na - nb).sum(axis=2)
     n = max(MIN_DIFFER_PX, round(DIFFER_SHARE * differ.size))

@@ -232,14 +232,17 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         """A card read unsure only because a look-alike scores nearly as well, compared with it
         at the camera's resolution (vision.lookalike); the verdict stands when that is clear."""
         if (faces_from is None or m.status != "unsure" or m.score < WEAK_SURE or m.id is None
-                or m.runner_up is None or m.runner_up == m.id or m.margin >= MARGIN):
+                or m.runner_up is None or m.margin >= MARGIN):
             return m
         size = index.sizes.get(m.id)
         faces = {cid: lookalike.faces_of(faces_from, cid) for cid in (m.id, m.runner_up)}
         if size is None or index.sizes.get(m.runner_up) != size or not all(faces.values()):
             return m
         turns = rotations_for(size_key(size))
-        v = lookalike.tell_apart(frame, cal.homography, m.center_mm, m.rotation, faces, size, turns)
+        # the runner-up may be the card itself a quarter or half turn round (a crossroads whose
+        # print alone says which way it lies): then each turn is a reading of its own
+        v = lookalike.tell_apart(frame, cal.homography, m.center_mm, m.rotation, faces, size, turns,
+                                 by_turn=m.runner_up == m.id)
         # the rotation the recogniser read must stand: a look-alike turned round is no verdict
         if v.winner is None or v.rotation % (360 / max(1, m.symmetry if v.winner == m.id else 1)) != 0:
             return m
