@@ -69,15 +69,21 @@ def _standardised(img: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=16)
-def _face(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
-    """A face picture upright, turned ``turn`` degrees clockwise, at PX_PER_MM, as Lab float
-    (kept for the next scan: a look-alike read unsure once is usually read again)."""
+def _face_pixels(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
+    """A face picture upright, turned ``turn`` degrees clockwise, at PX_PER_MM (BGR uint8: about
+    100 KB for a Big Sur card; kept for the next scan, as a look-alike read unsure once is usually
+    read again)."""
     h, w = _upright_shape(size_mm)
     face = _upright(read_face(Path(path)), size_mm)
     face = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
     if turn:
         face = np.ascontiguousarray(np.rot90(face, k=-(turn // 90)))
-    return _lab(face)
+    return face
+
+
+def _face(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
+    """:func:`_face_pixels` as Lab float, the space pictures are compared in."""
+    return _lab(_face_pixels(path, size_mm, turn))
 
 
 def crop(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
