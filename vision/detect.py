@@ -182,8 +182,9 @@ def edge_maps(top: np.ndarray) -> Edges:
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     ones = np.ones((1, 3), np.float32)
-    return Edges(cv2.transform(np.abs(gx), ones), cv2.transform(np.abs(gy), ones),
-                 cv2.transform(gx, ones), cv2.transform(gy, ones))
+    sx, sy = cv2.transform(gx, ones), cv2.transform(gy, ones)
+    # the strengths from the same gradients made positive in place (no copies of 8 MB each)
+    return Edges(cv2.transform(np.abs(gx, out=gx), ones), cv2.transform(np.abs(gy, out=gy), ones), sx, sy)
 
 
 SNAP_SAMPLES = 24  # points sampled along each side
@@ -319,7 +320,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         # A patterned cloth (checks, print) varies more than any single colour model allows;
         # describe it instead as the set of colours found all over the table.
         mask = _pattern_mask(lab, px_per_mm, blocks)
-        strength = np.where(mask > 0, 2 * FAINT, 0).astype(np.float32)
+        strength = np.where(mask > 0, np.float32(2 * FAINT), np.float32(0))
         r = max(2, round(2.5 * px_per_mm))
     else:
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -339,7 +340,11 @@ def _centre_distances(pix: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """Squared Euclidean distance of every pixel (N x 3) to every centre (K x 3), without an
     N x K x 3 array (squared: the nearest centre is the same, and only a few distances need the
     root)."""
-    sq = (pix * pix).sum(axis=1)[:, None] - 2 * pix @ centres.T + (centres * centres).sum(axis=1)[None, :]
+    # in place, in the same order as |p|^2 - 2 p.c + |c|^2 (the same result, fewer big arrays)
+    sq = pix @ centres.T
+    sq *= -2
+    sq += (pix * pix).sum(axis=1)[:, None]
+    sq += (centres * centres).sum(axis=1)[None, :]
     return np.maximum(sq, 0, out=sq)
 
 
@@ -431,7 +436,9 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     dmin = np.sqrt(d2[:, cloth].min(axis=1))
     own = np.sqrt(d2[np.arange(len(d2)), nearest.ravel()])
     # the cloth's own scatter around its colours sets the scale
-    member = np.isin(nearest.ravel(), cloth)
+    is_cloth = np.zeros(k, bool)
+    is_cloth[cloth] = True
+    member = is_cloth[nearest.ravel()]
     scale = float(np.median(own[member])) if member.any() else 5.0
     fg = (dmin > max(12.0, 4.0 * scale)).reshape(hh, hw).astype(np.uint8) * 255
     return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST)
@@ -781,12 +788,19 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     bridged = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))), 0.5 * smallest)
     bn, blabels, bstats, _ = _components(bridged)
+    # the bridged mask holds the whole mask (closing and filling only add): each region lies
+    # within one bridged region, found from any one pixel of it (the first of its top row); only
+    # regions of a fifth of a card or more count
+    within: dict[int, list[int]] = {}
+    for lab in (np.flatnonzero(stats[1:, 4] >= 0.2 * smallest) + 1).tolist():
+        x, y, w = (int(v) for v in stats[lab][:3])
+        first = x + int(np.argmax(labels[y, x:x + w] == lab))
+        within.setdefault(int(blabels[y, first]), []).append(lab)
     for blab in range(1, bn):
         x, y, w, h, area = (int(v) for v in bstats[blab])
         if area < 1.5 * smallest:
             continue
-        inner = {int(v) for v in np.unique(labels[y:y + h, x:x + w][blabels[y:y + h, x:x + w] == blab]) if v}
-        inner = {i for i in inner if stats[i][4] >= 0.2 * smallest}
+        inner = set(within.get(blab, ()))
         if len(inner) < 2:
             continue
         comp = (blabels[y:y + h, x:x + w] == blab).astype(np.uint8) * 255
