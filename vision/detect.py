@@ -455,17 +455,46 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     # A strongly coloured cloth (red felt) in a pool of light keeps its colour too, only
     # brighter: forgive brightening in proportion to the cloth's saturation, so a white card on
     # a grey cloth (no colour to keep) still counts in full.
-    chroma = np.hypot(bg[:, :, 1] - 128.0, bg[:, :, 2] - 128.0)
-    vivid = np.clip((chroma - MUTED) / (SATURATED - MUTED), 0.0, 1.0)
-    dl = np.where(dl < 0, np.minimum(0.0, dl + SHADOW * bg[:, :, 0]), np.maximum(0.0, dl - LIGHT * vivid * bg[:, :, 0]))
+    # (Worked on whole channel planes and in place where a value is not needed again: the same
+    # operations in the same order as the formulas in the comments, so the same result.)
+    light, a, b = cv2.split(lab)
+    bl, ba, bb = cv2.split(bg)
+    ca, cb = ba - 128.0, bb - 128.0
+    # vivid = clip((hypot(ca, cb) - MUTED) / (SATURATED - MUTED), 0, 1)
+    vivid = np.hypot(ca, cb)
+    vivid -= MUTED
+    vivid /= SATURATED - MUTED
+    np.clip(vivid, 0.0, 1.0, out=vivid)
+    lift = LIGHT * vivid
+    # dl = where(dl < 0, min(0, dl + SHADOW * bl), max(0, dl - lift * bl))
+    dl = light - bl
+    darker = SHADOW * bl
+    darker += dl
+    np.minimum(darker, 0.0, out=darker)
+    lighter = lift * bl
+    np.subtract(dl, lighter, out=lighter)
+    np.maximum(lighter, 0.0, out=lighter)
+    dl = np.where(dl < 0, darker, lighter)
     # in shade a colour also loses saturation about as much as it loses lightness: compare the
     # colour with the cloth's colour dimmed by the same ratio (never by more than SHADOW allows),
     # and in light it gains about as much
-    ratio = np.clip(lab[:, :, 0] / np.maximum(bg[:, :, 0], 1.0), 1.0 - SHADOW,
-                    1.0 + LIGHT * vivid)
-    da = (lab[:, :, 1] - 128.0) - (bg[:, :, 1] - 128.0) * ratio
-    db = (lab[:, :, 2] - 128.0) - (bg[:, :, 2] - 128.0) * ratio
-    return np.sqrt(0.35 * dl**2 + da**2 + db**2)
+    # ratio = clip(light / max(bl, 1), 1 - SHADOW, 1 + lift); da = (a - 128) - ca * ratio (db alike)
+    ratio = light / np.maximum(bl, 1.0)
+    np.clip(ratio, 1.0 - SHADOW, 1.0 + lift, out=ratio)
+    a -= 128.0
+    ca *= ratio
+    a -= ca
+    b -= 128.0
+    cb *= ratio
+    b -= cb
+    # sqrt(0.35 * dl**2 + da**2 + db**2)
+    dl *= dl
+    dl *= 0.35
+    a *= a
+    b *= b
+    dl += a
+    dl += b
+    return np.sqrt(dl, out=dl)
 
 
 def _smooth(sums: np.ndarray, wts: np.ndarray, sigma: float) -> np.ndarray:
