@@ -381,8 +381,8 @@ def _sample_at(n: int) -> np.ndarray:
     at = _SAMPLES.get(n)
     if at is None:
         at = np.random.default_rng(0).choice(n, size=min(n, KMEANS_SAMPLE), replace=False)
-        if len(_SAMPLES) >= 8:
-            _SAMPLES.pop(next(iter(_SAMPLES)))
+        for old in list(_SAMPLES)[: max(0, len(_SAMPLES) - 7)]:
+            _SAMPLES.pop(old, None)
         _SAMPLES[n] = at
     return at
 
@@ -417,9 +417,11 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     else:
         _, _, centres = cv2.kmeans(sample, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
         if looks is not None:
+            # (scans may run on more than one thread: nothing here raises if another one got
+            # there first)
             _CLOTH.pop(key, None)
-            while len(_CLOTH) >= CLOTH_KEPT:
-                _CLOTH.pop(next(iter(_CLOTH)))
+            for old in list(_CLOTH)[: max(0, len(_CLOTH) - CLOTH_KEPT + 1)]:
+                _CLOTH.pop(old, None)
             _CLOTH[key] = _ClothColours(looks.copy(), centres, sample)
     d2 = _centre_distances(pix * weights, centres)
     nearest = d2.argmin(axis=1).reshape(hh, hw)

@@ -104,3 +104,14 @@ def test_the_same_frame_scanned_again_reads_exactly_as_it_did(kmeans_calls):
     once, twice = detect.find(noisy, cal, KEYS), detect.find(noisy, cal, KEYS)
     assert np.array_equal(once.mask, twice.mask)
     assert [c.center_mm for c in once.candidates] == [c.center_mm for c in twice.candidates]
+
+
+def test_only_the_last_tables_colours_are_kept(kmeans_calls):
+    rng = np.random.default_rng(3)
+    shapes = [(300, 450), (330, 480), (360, 510)]
+    for h, w in shapes:
+        lab = rng.uniform(0, 255, (h, w, 3)).astype(np.float32)
+        looks = cv2.resize(lab, (w // 25, h // 25), interpolation=cv2.INTER_AREA)
+        detect._pattern_mask(lab, 1.0, looks)
+    assert len(detect._CLOTH) == detect.CLOTH_KEPT
+    assert [k[:2] for k in detect._CLOTH] == [(h // 3, w // 3) for h, w in shapes[-detect.CLOTH_KEPT:]]
