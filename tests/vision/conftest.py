@@ -16,3 +16,14 @@ def companion_cache(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[n
         os.environ.pop("COMPANION_CACHE", None)
     else:
         os.environ["COMPANION_CACHE"] = old
+
+
+@pytest.fixture(autouse=True)
+def cloth_learned_afresh():  # type: ignore[no-untyped-def]
+    """Each test starts as on a fresh scanner: no cloth colours kept from another test's table
+    (vision.detect keeps them for the same table only, but a test must not depend on order)."""
+    from vision import detect
+
+    detect.forget_cloth()
+    yield
+    detect.forget_cloth()
