@@ -275,7 +275,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             if anchored:
                 again = _unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
                                                 lambda taken, r=region: det.residual(r, taken), det.snap, look))
-                if any(m.status == "sure" for _, m in again):
+                sure = [m for _, m in again if m.status == "sure"]
+                # a row shows several cards; a lone match there is chance unless it is as clear as
+                # one in a region no grid explains (an arm cut into cells once read as a byway
+                # card at 0.81 among six cells read unsure at 0.78-0.83)
+                if len(sure) > 1 or (sure and sure[0].score >= LOOSE_COUNTED):
                     by_region[region] = again
     for region, found in by_region.items():
         if det.regions[region].loose:
