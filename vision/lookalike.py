@@ -62,10 +62,15 @@ def _lab(img: np.ndarray) -> np.ndarray:
 
 
 def _standardised(img: np.ndarray) -> np.ndarray:
-    """Each channel to zero mean and unit spread (exposure, contrast and white balance differ
-    between a printed face and its photo)."""
-    flat = img.reshape(-1, 3)
-    return (img - flat.mean(axis=0)) / (flat.std(axis=0) + 1.0)
+    """Lightness to zero mean and unit spread (exposure and contrast differ between a printed
+    face and its photo); colour only white-balanced, its median set to neutral, so that a blue
+    band and a purple one stay different (Dover Road and Holyhead Road differ in nothing else)."""
+    out = np.empty_like(img)
+    light = img[:, :, 0]
+    out[:, :, 0] = (light - light.mean()) / (light.std() + 1.0)
+    for c in (1, 2):
+        out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c])) / 12.0
+    return out
 
 
 @functools.lru_cache(maxsize=16)

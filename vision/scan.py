@@ -275,11 +275,14 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             if anchored:
                 again = _unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
                                                 lambda taken, r=region: det.residual(r, taken), det.snap, look))
-                sure = [m for _, m in again if m.status == "sure"]
-                # a row shows several cards; a lone match there is chance unless it is as clear as
-                # one in a region no grid explains (an arm cut into cells once read as a byway
-                # card at 0.81 among six cells read unsure at 0.78-0.83)
-                if len(sure) > 1 or (sure and sure[0].score >= LOOSE_COUNTED):
+                sure = [m.score for _, m in again if m.status == "sure"]
+                unsure = sum(m.status == "unsure" for _, m in again)
+                # a row reads as cards nearly everywhere; glare, a cloth or an arm that faces match
+                # weakly all over reads mostly unsure, with the odd chance match (a glare spot on
+                # a check cloth: two byway cards at 0.86 among eight cells read unsure; an arm: one
+                # at 0.81 among six), and a lone match is chance unless it is as clear as one in a
+                # region no grid explains
+                if len(sure) > unsure and (len(sure) > 1 or max(sure) >= LOOSE_COUNTED):
                     by_region[region] = again
     for region, found in by_region.items():
         if det.regions[region].loose:

@@ -100,3 +100,17 @@ def test_a_crossroads_read_unsure_for_its_own_quarter_turns_counts():
     obs = scan(frame, "monsterhighway", pack=pack)
     assert not [u for u in obs.unsure if u.id == "road-cross"]
     check_against_truth(obs, truth, recall=0.95)
+
+
+def test_two_roads_told_apart_by_colour_alone():
+    """hm-dover-4 and hm-holyhead-4 differ only in their band's colour (blue, purple). Asked
+    between the right card and its colour twin, the check picks the right one; asked between two
+    wrong ones (the number's twin and the colour's), it gives no verdict rather than a wrong card."""
+    pack, frame, truth = one_card("hm-dover-4", 0.0)
+    (t,) = truth.items
+    faces = {cid: lookalike.faces_of(pack, cid) for cid in ("hm-holyhead-4", "hm-dover-4")}
+    v = lookalike.tell_apart(frame, truth.homography, t.center_mm, 0.0, faces, t.size_mm, (0, 180))
+    assert v.winner == "hm-dover-4"
+    faces = {cid: lookalike.faces_of(pack, cid) for cid in ("hm-holyhead-4", "hm-dover-8")}
+    v = lookalike.tell_apart(frame, truth.homography, t.center_mm, 0.0, faces, t.size_mm, (0, 180))
+    assert v.winner is None
