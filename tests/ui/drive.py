@@ -301,6 +301,8 @@ def whole_game(app, args, out, tag):
         shot(app, out, f"{tag}-07-rules")
         tap(find(app, "Back"))
         yield from wait_for(lambda: on(app, "game"), "game screen")
+        # Seen once a game: let go once left (companion.ui.lazy), not kept drawing every move.
+        yield from wait_for(lambda: "rules" not in app.sm.built, "the rules screen to be let go", limit=50)
     # Undo a move, if the engine allows it here.
     if vm.can_undo:
         n = len(vm.session.game.actions)
