@@ -5,10 +5,10 @@ times, the end and history screens once, and never the byway checklists. Built u
 one of them kept its widgets and its labels' textures for the whole run, and the labels bound to
 the game's state (the rules reference, the end screen's message) were drawn again after every
 move although nobody saw them: on a software OpenGL (llvmpipe) those textures are the process's
-own memory. Here a screen is made by its factory the first time it is asked for (by ``current``,
-``get_screen`` or ``has_screen``), and a screen named ``transient`` is removed once another
-screen has taken its place, so the next visit builds it afresh. Transient screens must therefore
-rebuild what they show in ``on_pre_enter`` and keep no state of their own between visits.
+own memory. Here a screen is made by its factory the first time it is asked for (by ``current``
+or ``get_screen``; ``has_screen`` knows it before), and a screen named ``transient`` is removed
+once another screen has taken its place, so the next visit builds it afresh. Transient screens
+must therefore rebuild what they show in ``on_pre_enter`` and keep no state between visits.
 """
 
 from __future__ import annotations
