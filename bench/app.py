@@ -177,12 +177,13 @@ def end_turn(runs: int, game: str, tmp: Path) -> tuple[list[float], str]:
                    f"another); one recorded action with its JPEG: median {statistics.median(writes):.1f} ms")
 
 
-def memory(game: str, tmp: Path) -> dict[str, float]:
-    """A whole demo game through the real app (tests/ui/drive.py), then its peak resident size."""
+def memory(game: str, tmp: Path, run: int = 0) -> dict[str, float]:
+    """A whole demo game through the real app (tests/ui/drive.py), then its peak resident size.
+    Each ``run`` has its own data folder: the driver checks its game is the one finished game."""
     env = {**os.environ, "KIVY_NO_ARGS": "1", "PYTHONPATH": str(ROOT), "COMPANION_BENCH_MEMORY": "1",
-           "KIVY_HOME": str(tmp / "kivy")}
-    proc = subprocess.run([sys.executable, "-m", "tests.ui.drive", game, "--data", str(tmp / "mem"),
-                           "--out", str(tmp / "screens")], cwd=ROOT, env=env, capture_output=True, text=True,
+           "KIVY_HOME": str(tmp / f"kivy{run}")}
+    proc = subprocess.run([sys.executable, "-m", "tests.ui.drive", game, "--data", str(tmp / f"mem{run}"),
+                           "--out", str(tmp / f"screens{run}")], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=1800)
     rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
     mem = [r for r in rows if "hwm_mb" in r]
@@ -221,8 +222,8 @@ def main() -> int:
             print(describe(f"end-turn press to result, {args.game}, 2304x1296", times, "ms") + "  (goal <= 300 ms)")
             print(f"  {note}")
         if args.only in (None, "memory"):
-            for _ in range(args.runs if args.only == "memory" else 1):
-                mem = memory(args.game, tmp)
+            for run in range(args.runs if args.only == "memory" else 1):
+                mem = memory(args.game, tmp, run)
                 print(f"resident memory after a whole {args.game} demo game through the UI: "
                       f"now {mem['rss_mb']:.0f} MB, peak {mem['hwm_mb']:.0f} MB  (goal <= 300 MB)", flush=True)
     return 0
