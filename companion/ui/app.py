@@ -16,11 +16,12 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.screenmanager import ScreenManager
 
+from companion.session.memory import trim
 from companion.store import Store
 
 from . import screens
+from .lazy import LazyScreens
 from .transition import ReusedFade
 from .viewmodel import TableModel
 
@@ -28,6 +29,14 @@ KV_DIR = Path(__file__).with_name("kv")
 KV_FILES = ("common.kv", "home.kv", "players.kv", "setup.kv", "game.kv", "entry.kv", "rules.kv",
             "byways.kv", "end.kv", "history.kv")
 
+#: Every screen by name. Home and the game screen hold state across visits (the game screen its
+#: bindings to the view-model and the starting look at the table; the players screen the names
+#: typed), so they are kept once built.
+SCREENS = {"home": screens.HomeScreen, "players": screens.PlayersScreen, "setup": screens.SetupScreen,
+           "game": screens.GameScreen, "entry": screens.EntryScreen, "rules": screens.RulesScreen,
+           "byways": screens.BywaysScreen, "end": screens.EndScreen, "history": screens.HistoryScreen}
+#: Screens that rebuild all they show when entered and keep nothing between visits.
+TRANSIENT = ("setup", "entry", "rules", "byways", "end", "history")
 
 #: How often writes held in memory are tried again.
 SAVE_RETRY_SECONDS = 5.0
@@ -64,7 +73,7 @@ class CompanionApp(App):
         self.demo_script: Any = None
 
     # ------------------------------------------------------------------ building
-    def build(self) -> ScreenManager:
+    def build(self) -> LazyScreens:
         for name in KV_FILES:
             Builder.load_file(str(KV_DIR / name))
         Window.bind(size=self._rescale)
@@ -72,11 +81,13 @@ class CompanionApp(App):
         if self.kiosk:
             Window.show_cursor = False
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
-        sm = ScreenManager(transition=ReusedFade(duration=0.15))
-        for cls in (screens.HomeScreen, screens.PlayersScreen, screens.SetupScreen, screens.GameScreen,
-                    screens.EntryScreen, screens.RulesScreen, screens.BywaysScreen, screens.EndScreen,
-                    screens.HistoryScreen):
-            sm.add_widget(cls())
+        # Each screen is built when first shown (companion.ui.lazy); the ones a game shows seldom
+        # or once are let go when left and built again on the next visit. After each change of
+        # screen the heap's free pages go back to the system (companion.session.memory): what the
+        # screen left, the moves and pictures since the last end turn freed, glibc would keep.
+        sm = LazyScreens(factories=SCREENS, transient=TRANSIENT, after_change=trim,
+                         transition=ReusedFade(duration=0.15))
+        sm.current = "home"
         self.sm = sm
         if self.controls is not None and hasattr(self.controls, "show_turn"):
             self.vm.on_turn.append(self._show_turn)

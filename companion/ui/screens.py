@@ -180,6 +180,9 @@ class HomeScreen(Screen):
             return
         self.manager.current = "end" if app().vm.over else "game"
 
+    def menu(self) -> None:
+        MenuView().open()
+
 
 # ---------------------------------------------------------------------- players
 class PlayersScreen(Screen):

@@ -17,6 +17,11 @@ def configure_window(*, width: int | None = None, height: int | None = None, ful
     Config.set("kivy", "keyboard_mode", "system")
     # The kiosk is left only through the confirmed menu action, never by a stray Escape.
     Config.set("kivy", "exit_on_escape", "0")
+    # No multisampled window: Kivy asks for 2x by default, and on a software OpenGL (llvmpipe)
+    # the multisampled colour, depth and stencil buffers are the process's memory, about 13 MB
+    # at 800x480 (bench/app.py). The screens are text and rectangles whose edges are smoothed
+    # by their own textures, so they look the same.
+    Config.set("graphics", "multisamples", "0")
     if width and height:
         Config.set("graphics", "width", str(width))
         Config.set("graphics", "height", str(height))

@@ -1,6 +1,7 @@
 """The engine base (push/pop/chance/records) on a tiny toy game."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,24 @@ def test_out_of_turn_refusals_name_the_players() -> None:
         game.push(Action.of("take", 1))
     with pytest.raises(IllegalAction, match="no card or die is being revealed now"):
         game.push(Action.of("reveal", None, card="c1"))
+
+
+def test_available_finds_engines_without_importing_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from rules import registry
+
+    monkeypatch.setitem(registry.GAMES, "toy", ("tests.rules.toy", "Toy", "Toy"))
+    monkeypatch.setitem(registry.GAMES, "absent", ("rules.no_such_engine", "X", "X"))
+    monkeypatch.setitem(registry.GAMES, "nopackage", ("no_such_package.engine", "X", "X"))
+    found = registry.available()
+    assert "toy" in found and "absent" not in found and "nopackage" not in found
+    # In a fresh interpreter: the home screen's question imports no engine module.
+    code = ("import sys; from rules import registry; names = registry.available(); "
+            "print(len(names), sorted(m for m in sys.modules if m in {g[0] for g in registry.GAMES.values()}))")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=root).stdout.split(" ", 1)
+    assert int(out[0]) == len([g for g in found if g != "toy"])
+    assert out[1].strip() == "[]"
