@@ -21,6 +21,7 @@ SEED = 38
 def example(seed: int = SEED) -> Record:
     game = play_random_game(MonsterHighway(PLAYERS, seed=seed), seed)
     record: Record = game.record()
+    record.engine = None  # a bundled example, regenerated only when the rules change, names no version
     record.meta = {"note": f"a random legal game (python -m rules.monsterhighway.example {seed})"}
     return record
 
