@@ -1,11 +1,12 @@
-"""Telling two look-alike cards apart at the camera's own resolution.
+"""Telling look-alike cards apart at the camera's own resolution.
 
 The recogniser compares cards on 64-px templates, where two designs that differ only in a number
 or a small symbol (Highwayman's stages of one road, two Big Sur forests that differ in their
 material icons) correlate almost as well as each other: it then lists the card as unsure. The
 camera sees a card at about 2 px per mm, four times the template's detail. Here the card is cut
-from the frame again at 2.5 px/mm and compared with the two candidates' own face pictures from
-the pack, only where the two designs differ; one must explain those pixels clearly better.
+from the frame again at 2.5 px/mm and compared with the candidates' own face pictures from the
+pack (the two the recogniser named and every look-alike of its reading), only where two designs
+differ; the winner must explain those pixels clearly better than each other candidate.
 """
 
 from __future__ import annotations
@@ -73,11 +74,10 @@ def _standardised(img: np.ndarray) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=32)
 def _face_pixels(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
-    """A face picture upright, turned ``turn`` degrees clockwise, at PX_PER_MM (BGR uint8: about
-    100 KB for a Big Sur card; kept for the next scan, as a look-alike read unsure once is usually
-    read again)."""
+    """A face picture upright, turned ``turn`` degrees clockwise, at PX_PER_MM (BGR uint8, about
+    100 KB for a Big Sur card, 32 kept: a look-alike read unsure once is usually read again)."""
     h, w = _upright_shape(size_mm)
     face = _upright(read_face(Path(path)), size_mm)
     face = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
@@ -138,17 +138,33 @@ def _aligned(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float]
     return best[1], best[2]
 
 
+def _ratio(win_a: np.ndarray, face_a: np.ndarray, win_b: np.ndarray, face_b: np.ndarray) -> float | None:
+    """How much worse face a explains its window than face b explains its own, over the pixels
+    where the two designs differ most: < 1 favours a. None where the designs are the same."""
+    na, nb = _standardised(face_a), _standardised(face_b)
+    differ = np.abs(na - nb).sum(axis=2)
+    n = max(MIN_DIFFER_PX, round(DIFFER_SHARE * differ.size))
+    mask = differ >= np.partition(differ.ravel(), differ.size - n)[differ.size - n]
+    if np.count_nonzero(mask) < MIN_DIFFER_PX or float(differ[mask].mean()) < 0.5:
+        return None
+    err_a = float(((_standardised(win_a) - na) ** 2).sum(axis=2)[mask].mean())
+    err_b = float(((_standardised(win_b) - nb) ** 2).sum(axis=2)[mask].mean())
+    return err_a / max(err_b, 1e-6)
+
+
 def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
                candidates: dict[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int],
                *, by_turn: bool = False) -> Verdict:
-    """Which of two cards (id -> its face pictures; the recogniser's reading first) lies at
-    ``center_mm``, read at ``angle_deg`` (the direction of the upright card, clockwise from table
-    "up"), trying each face turned by each of ``turns``: the best-fitting reading of each card is
-    compared with the other's where their designs differ. With ``by_turn``, each turn of a card
-    is a reading of its own: which way round one card lies (a crossroads tile whose roads are the
-    same every quarter turn, told by its print)."""
+    """Which of some look-alike cards (id -> its face pictures; the recogniser's reading first)
+    lies at ``center_mm``, read at ``angle_deg`` (the direction of the upright card, clockwise
+    from table "up"), trying each face turned by each of ``turns``. The best-fitting reading wins
+    only if, where its design differs from each other candidate's, it explains the picture
+    clearly better than that one: a card outside two candidates (hm-bath-4 between hm-bath-1 and
+    hm-bath-3) must not make one of them win. With ``by_turn``, each turn of a card is a reading
+    of its own: which way round a card lies (a crossroads tile whose roads are the same every
+    quarter turn, told by its print)."""
     key = (float(size_mm[0]), float(size_mm[1]))
-    first = next(iter(candidates.values()))
+    first = next(iter(candidates.values()), ())
     if not first:
         return Verdict(None, 0.0, 1.0, 0.0)
     _, picture = _aligned(frame, to_image, center_mm, angle_deg, key, _face(str(first[0]), key, 0))
@@ -161,21 +177,19 @@ def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[floa
                 label = (cid, int(turn) % 360 if by_turn else 0)
                 if label not in best or fit > best[label][0]:
                     best[label] = (fit, int(turn) % 360, face, window)
-    if len(best) < 2 or (not by_turn and len(best) != 2):
+    if len(best) < 2:
         return Verdict(None, 0.0, 1.0, 0.0)
-    ((a, _), (fa, ta, face_a, win_a)), (_, (_, _, face_b, win_b)) = sorted(best.items(), key=lambda kv: -kv[1][0])[:2]
-    na, nb = _standardised(face_a), _standardised(face_b)
-    differ = np.abs(na - nb).sum(axis=2)
-    n = max(MIN_DIFFER_PX, round(DIFFER_SHARE * differ.size))
-    mask = differ >= np.partition(differ.ravel(), differ.size - n)[differ.size - n]
-    if np.count_nonzero(mask) < MIN_DIFFER_PX or float(differ[mask].mean()) < 0.5:
-        return Verdict(None, 0.0, 1.0, fa)  # the designs are the same where it could tell
-    err_a = float(((_standardised(win_a) - na) ** 2).sum(axis=2)[mask].mean())
-    err_b = float(((_standardised(win_b) - nb) ** 2).sum(axis=2)[mask].mean())
-    ratio = err_a / max(err_b, 1e-6)
-    if fa >= FIT and ratio <= CLEAR_RATIO:
-        return Verdict(a, float(ta), ratio, fa)
-    return Verdict(None, 0.0, ratio, fa)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
+    (a, _), (fa, ta, face_a, win_a) = ranked[0]
+    worst = 0.0
+    for _, (_, _, face_b, win_b) in ranked[1:]:
+        ratio = _ratio(win_a, face_a, win_b, face_b)
+        if ratio is None:
+            return Verdict(None, 0.0, 1.0, fa)  # two designs the same where it could tell
+        worst = max(worst, ratio)
+    if fa >= FIT and worst <= CLEAR_RATIO:
+        return Verdict(a, float(ta), worst, fa)
+    return Verdict(None, 0.0, worst, fa)
 
 
 def faces_of(pack: Any, card_id: str) -> tuple[Path, ...]:

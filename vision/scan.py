@@ -235,8 +235,16 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 or m.runner_up is None or m.margin >= MARGIN):
             return m
         size = index.sizes.get(m.id)
-        faces = {cid: lookalike.faces_of(faces_from, cid) for cid in (m.id, m.runner_up)}
-        if size is None or index.sizes.get(m.runner_up) != size or not all(faces.values()):
+        if size is None or index.sizes.get(m.runner_up) != size:
+            return m
+        # the two it named and every look-alike of its reading: the card may be a third one
+        sc = index.classes.get(size_key(size))
+        ids = [m.id, m.runner_up]
+        if sc is not None and sc.twins is not None:
+            ids += [sc.entry_id[int(t)] for e, cid in enumerate(sc.entry_id) if cid == m.id
+                    for t in sc.twins[e] if t >= 0]
+        faces = {cid: lookalike.faces_of(faces_from, cid) for cid in dict.fromkeys(ids)}
+        if not all(faces.values()):
             return m
         turns = rotations_for(size_key(size))
         # the runner-up may be the card itself a quarter or half turn round (a crossroads whose
