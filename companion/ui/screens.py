@@ -27,6 +27,7 @@ from companion.session import COLOURS, EDGES, SessionError, guide
 from companion.store import Seat
 from rules import RulesError, registry
 
+from .scrolling import bring_into_view, hold_at
 from .touchkeys import TouchKeyboard
 from .viewmodel import rgba
 
@@ -276,7 +277,7 @@ class PlayersScreen(Screen):
         if focused:
             keys.target = field
             self.typing = True
-            Clock.schedule_once(self._keep_in_view, 0)
+            self._trigger_keep_in_view()
         else:
             # Tapping another name moves the focus there: the keyboard stays for that one.
             Clock.schedule_once(lambda _dt: self.stop_typing() if not any(f.focus for f in self.fields)
@@ -284,14 +285,20 @@ class PlayersScreen(Screen):
 
     def _keep_in_view(self, *_args: Any) -> None:
         """The field being typed into stays in sight above the keyboard, which takes the bottom of
-        the screen: the rows shrink to the room left and scroll to that field."""
+        the screen: the rows shrink to the room left and scroll to that field, and stay there (see
+        companion.ui.scrolling for why scroll_to alone did not)."""
         field = self.ids.keyboard.target
-        if self.typing and field is not None and field.parent is not None:
-            self.ids.scroll.scroll_to(field.parent, padding=app().u * 4, animate=False)
+        if self.typing and field is not None and field.parent is not None \
+                and not bring_into_view(self.ids.scroll, field.parent, padding=app().u * 4):
+            self._trigger_keep_in_view()  # the rows are still being laid out: again next frame
 
     def on_kv_post(self, base_widget: Any) -> None:
-        # The rows shrink once the keyboard has taken its room: scroll again then.
-        self.ids.scroll.bind(height=self._keep_in_view)
+        self._trigger_keep_in_view = Clock.create_trigger(self._keep_in_view, 0)
+        # The rows shrink once the keyboard has taken its room (and grow with a row more): scroll
+        # again then, once the layout is done.
+        scroll = self.ids.scroll
+        scroll.bind(height=lambda *_a: self._trigger_keep_in_view())
+        scroll.children[0].bind(height=lambda *_a: self._trigger_keep_in_view())
 
     def stop_typing(self) -> None:
         """Close the on-screen keyboard (Done, Enter, a tap elsewhere, leaving the screen)."""
@@ -301,7 +308,7 @@ class PlayersScreen(Screen):
         if self.typing:
             # The rows have their room back: top first again, as before the typing (a scroll
             # left at the bottom would float them below an empty gap).
-            self.ids.scroll.scroll_y = 1
+            hold_at(self.ids.scroll, 1.0)
         self.typing = False
 
     def on_leave(self, *args: Any) -> None:
