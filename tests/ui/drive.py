@@ -7,7 +7,8 @@ Run by tests/ui/test_ui.py in a subprocess (Kivy has one window per process):
 Scripts: ``game`` taps through a whole game (home, players, setup, game, hand entry, rules, the
 scripted moves, end, history); ``start`` starts a game, plays a few moves and prints each
 confirmed action; ``resume`` taps "Resume" on the home screen and prints the resumed actions;
-``names`` types a player's name, with ``--kiosk`` on the on-screen keyboard, else on the desktop's.
+``names`` types a player's name, with ``--kiosk`` on the on-screen keyboard, else on the desktop's;
+``rows`` (with ``--kiosk``) reaches every name of the largest group while the on-screen keyboard is up.
 Every step is a real touch on the widget found by its text; a check that fails raises, which
 stops the app with a traceback and a non-zero exit.
 """
@@ -30,7 +31,7 @@ def main() -> int:
     p.add_argument("--out", default="artifacts/screens")
     p.add_argument("--size", default="800x480")
     p.add_argument("--data", required=True)
-    p.add_argument("--script", default="game", choices=["game", "start", "resume", "storage", "names"])
+    p.add_argument("--script", default="game", choices=["game", "start", "resume", "storage", "names", "rows"])
     p.add_argument("--kiosk", action="store_true", help="as the kiosk: a touchscreen with no keyboard")
     p.add_argument("--max-moves", type=int, default=2000)
     args = p.parse_args()
@@ -67,7 +68,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     tag = f"{args.game}-{w}x{h}" + ("-kiosk" if args.kiosk else "")
     script = {"game": whole_game, "start": start_and_play, "resume": resume, "storage": saving_paused,
-              "names": names}[args.script]
+              "names": names, "rows": every_row}[args.script]
     steps = script(app, args, out, tag)
     failure: list[BaseException] = []
 
@@ -154,6 +155,29 @@ def tap(widget):
     x, y = widget.to_window(*widget.center)
     touch = finger()(x / (win.width - 1.0), y / (win.height - 1.0))
     EventLoop.post_dispatch_input("begin", touch)
+    EventLoop.post_dispatch_input("end", touch)
+
+
+def drag(widget, dy, steps=3, fx=0.5, hold=0):
+    """A finger put on ``widget`` (``fx`` of its width from the left, halfway up), moved up by
+    ``dy`` pixels (down when negative) one frame at a time, held still for ``hold`` frames, and
+    lifted: a flick without the hold. ScrollView takes it for a drag only if it moves 20 px within
+    its first few frames: slower, it is a press on what is below the finger."""
+    from kivy.base import EventLoop
+
+    win = EventLoop.window
+    x, y = widget.to_window(widget.x + widget.width * fx, widget.center_y)
+    touch = finger()(x / (win.width - 1.0), y / (win.height - 1.0))
+    EventLoop.post_dispatch_input("begin", touch)
+    yield
+    for k in range(1, steps + 1):
+        touch.move({"sx": x / (win.width - 1.0), "sy": (y + dy * k / steps) / (win.height - 1.0)})
+        EventLoop.post_dispatch_input("update", touch)
+        yield
+    for _ in range(hold):
+        touch.move({"sx": touch.sx, "sy": touch.sy})
+        EventLoop.post_dispatch_input("update", touch)
+        yield
     EventLoop.post_dispatch_input("end", touch)
 
 
@@ -611,6 +635,71 @@ def keyboard_typing(app, screen, field, i, out, tag):
     assert rows[3] >= window_rect(screen.ids.scroll)[3] - 1, "the rows float below a gap after typing"
     assert screen.names[i] == "Zoe"
     shot(app, out, f"{tag}-02m-keyboard-done")
+
+
+def every_row(app, args, out, tag):
+    """The largest group on the kiosk: every name can be typed in above the on-screen keyboard.
+    The last name is tapped right after a flick of the list (as someone does who flicks to find
+    it), while the list still springs back; then the list is dragged back row by row to the first
+    name, each tapped in turn, and Done gives the screen its layout back."""
+    from rules import registry
+
+    assert app.touch_keyboard, "the rows script is for the kiosk (--kiosk)"
+    yield from wait_for(lambda: on(app, "home"), "home")
+    yield from settle(3)
+    tap(find(app, registry.GAMES[args.game][2]))
+    yield from wait_for(lambda: on(app, "players"), "players screen")
+    yield from settle(8)
+    screen = app.sm.current_screen
+    while screen.count < screen.max:
+        tap(find(app, "+"))
+        yield from settle(2)
+    yield from settle(4)
+    scroll, keys, u = screen.ids.scroll, screen.ids.keyboard, app.u
+    effect = scroll.effect_y
+    at_rest = lambda: effect.velocity == 0 and effect.overscroll == 0  # noqa: E731
+    last = screen.fields[-1]
+    yield from drag(scroll, u * 100, fx=0.2)
+    x, y = last.to_window(*last.center)
+    assert inside((x, y, x, y), window_rect(scroll)), f"the last name {window_rect(last)} is not in sight to tap"
+    tap(last)
+    yield from wait_for(lambda: last.focus and screen.typing and keys.height > 0, "the keyboard for the last name",
+                        limit=100)
+    yield from wait_for(at_rest, "the list to come to rest")
+    yield from settle(6)
+    check_keyboard_shown(app, screen, last, f"the last of {screen.count} names tapped after a flick")
+    shot(app, out, f"{tag}-02n-keyboard-last-row")
+    for k in range(screen.count - 2, -1, -1):
+        field = screen.fields[k]
+        for _ in range(12):  # a drag of less than a row, towards the name, held still before it ends
+            rect, view = window_rect(field), window_rect(scroll)
+            # In sight to be tapped: the list comes to rest to within a few pixels of its ends.
+            if inside(rect, view, slack=field.height / 4):
+                break
+            yield from drag(scroll, u * 40 * (1 if rect[1] < view[1] else -1), fx=0.2, hold=15)
+            yield from wait_for(at_rest, "the list to come to rest")
+            yield from settle(2)
+        assert screen.typing, f"dragging the list closed the keyboard (looking for name {k + 1})"
+        assert inside(window_rect(field), window_rect(scroll), slack=field.height / 4), \
+            f"name {k + 1} {window_rect(field)} cannot be scrolled into the rows' view {window_rect(scroll)}"
+        tap(field)
+        yield from wait_for(lambda f=field: f.focus, f"name {k + 1} to take the focus", limit=100)
+        yield from wait_for(at_rest, "the list to come to rest")
+        yield from settle(4)
+        check_keyboard_shown(app, screen, field, f"name {k + 1} of {screen.count} tapped while typing")
+    shot(app, out, f"{tag}-02o-keyboard-first-row")
+    tap(keys.keys["done"])
+    yield from wait_for(lambda: not screen.typing, "Done to close the keyboard", limit=100)
+    yield from settle(6)
+    assert keys.height == 0 and keys.disabled
+    view = window_rect(scroll)
+    assert window_rect(screen.ids.rows)[3] >= view[3] - 1, "the rows float below a gap after typing"
+    from kivy.core.window import Window
+
+    for text in ("Back", "Start the game"):
+        assert inside(window_rect(find(app, text)), (0, 0, Window.width, Window.height)), f"{text!r} is off screen"
+    shot(app, out, f"{tag}-02p-keyboard-closed")
+    print(json.dumps({"players": screen.count}), flush=True)
 
 
 def desktop_typing(app, screen, field, i, out, tag):

@@ -103,6 +103,19 @@ def test_kiosk_names_are_typed_on_the_on_screen_keyboard(tmp_path, size):
         assert (SCREENS / f"{game}-{size}-kiosk-{name}.png").stat().st_size > 5000, name
 
 
+@pytest.mark.parametrize("size", ["800x480", "1024x600", "1920x1080"])
+def test_kiosk_every_players_name_can_be_typed_in_above_the_keyboard(tmp_path, size):
+    """The largest group (six at Highwayman): with the on-screen keyboard up, each name field can
+    be scrolled to and is shown wholly above the keyboard when tapped, the last one even when
+    tapped while a flick of the list is still springing back; Done gives the layout back."""
+    game = max(registry.available(), key=lambda g: registry.game_class(g).max_players)
+    out = run(tmp_path, [game, "--kiosk", "--size", size, "--data", str(tmp_path / "data"), "--out", str(SCREENS),
+                         "--script", "rows"])
+    assert out[-1]["players"] >= 5
+    for name in ("02n-keyboard-last-row", "02o-keyboard-first-row", "02p-keyboard-closed"):
+        assert (SCREENS / f"{game}-{size}-kiosk-{name}.png").stat().st_size > 5000, name
+
+
 def test_demo_names_are_typed_on_the_desktop_keyboard(tmp_path):
     """The demo on a desktop: no on-screen keyboard; Backspace and Enter reach the name field
     even though the demo's keyboard controls use them for Undo and End turn in a game."""
