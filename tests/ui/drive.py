@@ -518,10 +518,8 @@ def start_and_play(app, args, out, tag):
                           "actions": [a.to_json() for a in vm.session.game.actions]}), flush=True)
 
 
-def names(app, args, out, tag):
-    """Player names typed on the players screen. On the kiosk (--kiosk) by touching the keys of
-    the on-screen keyboard: it comes up fully on screen, the field typed into stays in sight above
-    it, Done closes it. On a desktop (the demo) on the desktop's keyboard, with no on-screen one."""
+def _full_players_screen(app, args):
+    """From home, the game's players screen with as many players as the game takes; returns it."""
     from rules import registry
 
     yield from wait_for(lambda: on(app, "home"), "home")
@@ -534,6 +532,14 @@ def names(app, args, out, tag):
         tap(find(app, "+"))
         yield from settle(2)
     yield from settle(4)
+    return screen
+
+
+def names(app, args, out, tag):
+    """Player names typed on the players screen. On the kiosk (--kiosk) by touching the keys of
+    the on-screen keyboard: it comes up fully on screen, the field typed into stays in sight above
+    it, Done closes it. On a desktop (the demo) on the desktop's keyboard, with no on-screen one."""
+    screen = yield from _full_players_screen(app, args)
     # The lowest name field in sight (more may be scrolled below): the one a keyboard coming up
     # along the bottom would hide.
     seen = window_rect(screen.ids.scroll)
@@ -642,19 +648,8 @@ def every_row(app, args, out, tag):
     The last name is tapped right after a flick of the list (as someone does who flicks to find
     it), while the list still springs back; then the list is dragged back row by row to the first
     name, each tapped in turn, and Done gives the screen its layout back."""
-    from rules import registry
-
     assert app.touch_keyboard, "the rows script is for the kiosk (--kiosk)"
-    yield from wait_for(lambda: on(app, "home"), "home")
-    yield from settle(3)
-    tap(find(app, registry.GAMES[args.game][2]))
-    yield from wait_for(lambda: on(app, "players"), "players screen")
-    yield from settle(8)
-    screen = app.sm.current_screen
-    while screen.count < screen.max:
-        tap(find(app, "+"))
-        yield from settle(2)
-    yield from settle(4)
+    screen = yield from _full_players_screen(app, args)
     scroll, keys, u = screen.ids.scroll, screen.ids.keyboard, app.u
     effect = scroll.effect_y
     at_rest = lambda: effect.velocity == 0 and effect.overscroll == 0  # noqa: E731

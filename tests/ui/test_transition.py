@@ -3,16 +3,11 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import probe
 
 pytestmark = pytest.mark.ui
 
@@ -79,18 +74,7 @@ Probe().run()
 
 
 def run_probe(tmp_path: Path) -> dict:
-    probe = tmp_path / "probe.py"
-    probe.write_text(PROBE, encoding="utf-8")
-    cmd = [sys.executable, str(probe)]
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        if shutil.which("xvfb-run") is None:
-            pytest.skip("no display and no xvfb-run")
-        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", *cmd]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
-           "KIVY_HOME": str(tmp_path / "kivy")}
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    return json.loads([ln for ln in proc.stdout.splitlines() if ln.startswith("{")][-1])
+    return probe.run_probe(PROBE, tmp_path)
 
 
 def test_screen_changes_reuse_one_pair_of_framebuffers(tmp_path):
