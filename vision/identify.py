@@ -684,6 +684,17 @@ def pack_digest(pack: Any) -> str:
 # A face file changed less than this long before it was hashed may change again without its
 # timestamp moving (coarse file-system clocks): such a digest is not reused (git's "racy clean").
 RACY_NS = 2_000_000_000
+
+
+def _trim(kept: dict[Any, Any], most: int) -> None:
+    """Let go of the oldest entries of a cache kept in insertion order until at most ``most``
+    remain. Scans run on the app's worker threads: the keys are copied first and each is let go
+    with pop(key, None), so another scan trimming the same cache in between raises nothing (the
+    check-then-pop this replaces could raise KeyError)."""
+    for old in list(kept)[: max(0, len(kept) - most)]:
+        kept.pop(old, None)
+
+
 _DIGESTS: dict[tuple[Any, ...], tuple[str, int]] = {}  # what the faces' files look like -> (digest, hashed at)
 _DIGESTS_KEPT = 32
 _now_ns = time.time_ns  # file-system time stamps are wall-clock time
@@ -707,8 +718,7 @@ def _pack_files(pack: Any) -> tuple[tuple[Any, ...], list[str]]:
             paths.append(str(p if p.is_absolute() else Path(pack.root) / p))
     params = getattr(type(pack), "__dataclass_params__", None)
     if params is not None and params.frozen:  # any other pack-like object is looked at every time
-        if len(_PATHS) >= _DIGESTS_KEPT:
-            _PATHS.pop(next(iter(_PATHS)))
+        _trim(_PATHS, _DIGESTS_KEPT - 1)
         _PATHS[id(pack)] = (pack, tuple(head), paths)
     return tuple(head), paths
 
@@ -739,8 +749,7 @@ def cached_pack_digest(pack: Any) -> str:
     hashed_at = _now_ns()
     digest = pack_digest(pack)
     if sig is not None:
-        if len(_DIGESTS) >= _DIGESTS_KEPT:
-            _DIGESTS.pop(next(iter(_DIGESTS)))
+        _trim(_DIGESTS, _DIGESTS_KEPT - 1)
         _DIGESTS[sig] = (digest, hashed_at)
     return digest
 
@@ -754,9 +763,10 @@ MEMORY_KEPT = 4
 def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
     """The learned index of a pack: from memory, from the on-disk cache, or learned now."""
     digest = cached_pack_digest(pack)
-    if digest in _MEMORY:
-        _MEMORY[digest] = _MEMORY.pop(digest)
-        return _MEMORY[digest]
+    kept = _MEMORY.pop(digest, None)
+    if kept is not None:
+        _MEMORY[digest] = kept  # now the most recently used
+        return kept
     path = (cache_dir or cache_root()) / "vision-index" / f"{pack.game}-{digest}.npz"
     index = None
     if path.exists():
@@ -771,6 +781,5 @@ def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
             index.save(path)
     index.digest = digest
     _MEMORY[digest] = index
-    while len(_MEMORY) > MEMORY_KEPT:
-        _MEMORY.pop(next(iter(_MEMORY)))
+    _trim(_MEMORY, MEMORY_KEPT)
     return index

@@ -284,3 +284,17 @@ def test_edited_packs_load_whole_or_fail_cleanly(tmp_path_factory: pytest.TempPa
     assert p.cards and all(c.faces for c in p.cards) and len(set(p.ids)) == len(p.ids)
     assert set(p.ids) <= {"c1", "c2", "L1"}
     assert [img.shape for _, img in p.face_images()]
+
+
+def test_the_recognisers_caches_keep_only_their_newest_entries() -> None:
+    """The in-memory caches (indexes, digests) let go of their oldest entries, and letting go
+    does not raise when another scan on another thread let go of the same entry first."""
+    from vision.identify import _trim
+
+    kept = {k: k for k in "abcdef"}
+    _trim(kept, 4)
+    assert list(kept) == ["c", "d", "e", "f"]
+    _trim(kept, 4)  # nothing to do
+    assert list(kept) == ["c", "d", "e", "f"]
+    _trim(kept, 0)
+    assert kept == {}
