@@ -525,7 +525,7 @@ class CardIndex:
         if score >= ACCEPT and margin < max(needed, 0.02) and rival[2] >= 0:
             # Too close to call on the whole face: compare only where the two designs differ
             # (a bonus symbol, a number), which decides it when the picture is clear enough.
-            verdict = _where_they_differ(crop, loc, sc.fine[e], sc.fine[rival[2]])
+            verdict = where_they_differ(crop, loc, sc.fine[e], sc.fine[rival[2]])
             if verdict < DIFFER_RATIO:
                 margin = max(needed, 0.02)
             elif verdict > 1 / DIFFER_RATIO:
@@ -593,7 +593,7 @@ def _twins(fine: np.ndarray, ids: list[str], limit: float = 0.8, most: int = 6) 
     return out
 
 
-def _where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np.ndarray) -> float:
+def where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np.ndarray) -> float:
     """How much worse design a explains the crop than design b does, over the pixels where the
     two designs differ: < 1 favours a, > 1 favours b."""
     h, w = a.shape[:2]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.identify import DIFFER_RATIO, SLACK, CardIndex, Match, _where_they_differ, extract, fine_shape
+from vision.identify import DIFFER_RATIO, SLACK, CardIndex, Match, extract, fine_shape, where_they_differ
 
 TRIM = 0.2  # the share of the face left out: a car covers about a tenth of a tile
 TRIMMED_SURE = 0.85  # the trimmed correlation a reading past a piece needs ...
@@ -99,7 +99,7 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
     if score < TRIMMED_SURE or _together(misfit[best]) < TOGETHER:
         return None
     if score - rival < max(needed, 0.02) and (
-            other < 0 or _where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other]) >= DIFFER_RATIO):
+            other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other]) >= DIFFER_RATIO):
         # too close to call on the faces, and where the two designs differ does not decide it
         return None
     return Match("sure", cid, float(rotation), score, score - rival, match.center_mm, sym, match.runner_up)
