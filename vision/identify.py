@@ -95,7 +95,7 @@ def _turn(img: np.ndarray, degrees_cw: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(img, k=-(degrees_cw // 90)))
 
 
-def _upright(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
+def upright(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
     """The face with its long side vertical (a landscape card is stored turned a quarter)."""
     w, h = float(size_mm[0]), float(size_mm[1])
     if w > h * 1.08:
@@ -154,7 +154,7 @@ def _learning_face(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
     """A face upright and shrunk for learning: every template and jittered copy is far smaller
     than a printable face, so it is shrunk once to a few times the template size (learning 100
     cards then takes a second, and the print-resolution picture can go at once)."""
-    face = _upright(face, size_mm)
+    face = upright(face, size_mm)
     fh, fw = face.shape[:2]
     k = min(1.0, 4 * FINE_LONG / max(fh, fw))
     if k < 1.0:
@@ -568,7 +568,7 @@ def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
     return _prep(crop), crop_to_mm[:2]
 
 
-def _normalised(img: np.ndarray) -> np.ndarray:
+def normalised(img: np.ndarray) -> np.ndarray:
     """Lightness standardised (exposure, contrast); colour only white-balanced (its median, the
     card stock, set to neutral) so that a blue band and a purple band stay different."""
     out = np.empty_like(img)
@@ -597,8 +597,8 @@ def where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np
     """How much worse design a explains the crop than design b does, over the pixels where the
     two designs differ: < 1 favours a, > 1 favours b."""
     h, w = a.shape[:2]
-    win = _normalised(crop[loc[1]:loc[1] + h, loc[0]:loc[0] + w])
-    an, bn = _normalised(a), _normalised(b)
+    win = normalised(crop[loc[1]:loc[1] + h, loc[0]:loc[0] + w])
+    an, bn = normalised(a), normalised(b)
     d = np.abs(an - bn).sum(axis=2)
     mask = d > max(0.5 * float(d.max()), 1.0)
     if np.count_nonzero(mask) < 6:

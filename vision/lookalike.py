@@ -12,6 +12,7 @@ differ; the winner must explain those pixels clearly better than each other cand
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.identify import normalised, upright
 from vision.pack import read_face
 
 PX_PER_MM = 2.5
@@ -34,8 +36,9 @@ MIN_DIFFER_PX = 40
 
 @dataclass(frozen=True)
 class Verdict:
-    """Which of two candidates the picture shows: ``winner`` (None when neither is clearly it),
-    its rotation in degrees, the error ratio where the designs differ, and its correlation."""
+    """Which of the candidates the picture shows: ``winner`` (None when none is clearly it), its
+    turn in degrees from the reading, the worst error ratio against another candidate where their
+    designs differ, and its whole-face correlation."""
 
     winner: str | None
     rotation: float
@@ -49,37 +52,17 @@ def _upright_shape(size_mm: Sequence[float]) -> tuple[int, int]:
     return round(long_ * PX_PER_MM), round(short * PX_PER_MM)
 
 
-def _upright(face: np.ndarray, size_mm: Sequence[float]) -> np.ndarray:
-    """The face with its long side vertical, as the recogniser's index stores it (a landscape
-    card is turned a quarter clockwise back)."""
-    if float(size_mm[0]) > float(size_mm[1]) * 1.08:
-        return np.ascontiguousarray(np.rot90(face, k=1))
-    return face
-
-
 def _lab(img: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     return cv2.GaussianBlur(lab, (0, 0), 1.0)
 
 
-def _standardised(img: np.ndarray) -> np.ndarray:
-    """Lightness to zero mean and unit spread (exposure and contrast differ between a printed
-    face and its photo); colour only white-balanced, its median set to neutral, so that a blue
-    band and a purple one stay different (Dover Road and Holyhead Road differ in nothing else)."""
-    out = np.empty_like(img)
-    light = img[:, :, 0]
-    out[:, :, 0] = (light - light.mean()) / (light.std() + 1.0)
-    for c in (1, 2):
-        out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c])) / 12.0
-    return out
-
-
 @functools.lru_cache(maxsize=32)
-def _face_pixels(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
+def _face_pixels(path: str, _mtime_ns: int, size_mm: tuple[float, float], turn: int) -> np.ndarray:
     """A face picture upright, turned ``turn`` degrees clockwise, at PX_PER_MM (BGR uint8, about
     100 KB for a Big Sur card, 32 kept: a look-alike read unsure once is usually read again)."""
     h, w = _upright_shape(size_mm)
-    face = _upright(read_face(Path(path)), size_mm)
+    face = upright(read_face(Path(path)), size_mm)
     face = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
     if turn:
         face = np.ascontiguousarray(np.rot90(face, k=-(turn // 90)))
@@ -87,8 +70,9 @@ def _face_pixels(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarr
 
 
 def _face(path: str, size_mm: tuple[float, float], turn: int) -> np.ndarray:
-    """:func:`_face_pixels` as Lab float, the space pictures are compared in."""
-    return _lab(_face_pixels(path, size_mm, turn))
+    """:func:`_face_pixels` as Lab float, the space pictures are compared in (read again once the
+    file has changed: an owner re-enrolling a card)."""
+    return _lab(_face_pixels(path, os.stat(path).st_mtime_ns, size_mm, turn))
 
 
 def crop(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
@@ -141,14 +125,14 @@ def _aligned(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float]
 def _ratio(win_a: np.ndarray, face_a: np.ndarray, win_b: np.ndarray, face_b: np.ndarray) -> float | None:
     """How much worse face a explains its window than face b explains its own, over the pixels
     where the two designs differ most: < 1 favours a. None where the designs are the same."""
-    na, nb = _standardised(face_a), _standardised(face_b)
+    na, nb = normalised(face_a), normalised(face_b)
     differ = np.abs(na - nb).sum(axis=2)
     n = max(MIN_DIFFER_PX, round(DIFFER_SHARE * differ.size))
     mask = differ >= np.partition(differ.ravel(), differ.size - n)[differ.size - n]
     if np.count_nonzero(mask) < MIN_DIFFER_PX or float(differ[mask].mean()) < 0.5:
         return None
-    err_a = float(((_standardised(win_a) - na) ** 2).sum(axis=2)[mask].mean())
-    err_b = float(((_standardised(win_b) - nb) ** 2).sum(axis=2)[mask].mean())
+    err_a = float(((normalised(win_a) - na) ** 2).sum(axis=2)[mask].mean())
+    err_b = float(((normalised(win_b) - nb) ** 2).sum(axis=2)[mask].mean())
     return err_a / max(err_b, 1e-6)
 
 
