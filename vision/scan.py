@@ -9,6 +9,7 @@ layout from what was recognised. Cards the recogniser is unsure of are listed in
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from collections.abc import Callable
 from pathlib import Path
@@ -217,22 +218,26 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     frame = check_frame(frame)
     cal = _calibration(frame, calibration, table)
     if index is None:
-        index = index_for_pack(_pack_for(game, pack))
+        pack = _pack_for(game, pack)
+        index = index_for_pack(pack)
     det = detect.find(frame, cal, index.size_keys)
     obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
     if cal.reprojection_error_px > WARN_REPROJECTION_PX:
         obs.warnings.append(f"the markers fit the play area loosely ({cal.reprojection_error_px:.1f} px): "
                             "card positions may be a few mm off")
 
-    faces_from = pack if pack is not None and not isinstance(pack, str | Path) else None
-    if faces_from is None and pack is not None:
-        faces_from = _pack_for(game, pack)
+    @functools.cache
+    def faces_from() -> Any:
+        """The pack whose face pictures the look-alike check reads: loaded (a folder) only when a
+        check needs it, once a scan; None for an index handed in without its pack."""
+        return None if pack is None else _pack_for(game, pack)
 
     def tell_apart(m: Match) -> Match:
-        """A card read unsure only because a look-alike scores nearly as well, compared with it
-        at the camera's resolution (vision.lookalike); the verdict stands when that is clear."""
-        if (faces_from is None or m.status != "unsure" or m.score < WEAK_SURE or m.id is None
-                or m.runner_up is None or m.margin >= MARGIN):
+        """A card read unsure only because a look-alike scores nearly as well, compared with its
+        look-alikes at the camera's resolution (vision.lookalike); the verdict stands when that
+        is clear."""
+        if (m.status != "unsure" or m.score < WEAK_SURE or m.id is None
+                or m.runner_up is None or m.margin >= MARGIN or faces_from() is None):
             return m
         size = index.sizes.get(m.id)
         if size is None or index.sizes.get(m.runner_up) != size:
@@ -243,14 +248,17 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if sc is not None and sc.twins is not None:
             ids += [sc.entry_id[int(t)] for e, cid in enumerate(sc.entry_id) if cid == m.id
                     for t in sc.twins[e] if t >= 0]
-        faces = {cid: lookalike.faces_of(faces_from, cid) for cid in dict.fromkeys(ids)}
+        faces = {cid: lookalike.faces_of(faces_from(), cid) for cid in dict.fromkeys(ids)}
         if not all(faces.values()):
             return m
         turns = rotations_for(size_key(size))
-        # the runner-up may be the card itself a quarter or half turn round (a crossroads whose
-        # print alone says which way it lies): then each turn is a reading of its own
-        v = lookalike.tell_apart(frame, cal.homography, m.center_mm, m.rotation, faces, size, turns,
-                                 by_turn=m.runner_up == m.id)
+        try:
+            # the runner-up may be the card itself a quarter or half turn round (a crossroads
+            # whose print alone says which way it lies): then each turn is a reading of its own
+            v = lookalike.tell_apart(frame, cal.homography, m.center_mm, m.rotation, faces, size, turns,
+                                     by_turn=m.runner_up == m.id)
+        except (OSError, VisionError):
+            return m  # a face picture gone or unreadable since the pack was learned: no check
         # the rotation the recogniser read must stand: a look-alike turned round is no verdict
         if v.winner is None or v.rotation % (360 / max(1, m.symmetry if v.winner == m.id else 1)) != 0:
             return m

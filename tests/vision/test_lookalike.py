@@ -114,3 +114,23 @@ def test_two_roads_told_apart_by_colour_alone():
     faces = {cid: lookalike.faces_of(pack, cid) for cid in ("hm-holyhead-4", "hm-dover-8")}
     v = lookalike.tell_apart(frame, truth.homography, t.center_mm, 0.0, faces, t.size_mm, (0, 180))
     assert v.winner is None
+
+
+def test_a_face_picture_gone_since_learning_leaves_the_reading_as_it_was(tmp_path):
+    """An owner's pack folder edited while the app runs: a look-alike's face file is gone. The
+    check that would read it is skipped and the scan goes on (the card stays listed as unsure)."""
+    import shutil
+
+    from tests.vision.test_scan import bench_scene
+    from vision.identify import index_for_pack
+    from vision.pack import load_pack
+
+    pack, frame, _truth = bench_scene("highwayman", 31)
+    shutil.copytree(pack.root, tmp_path / "pack")
+    mine = load_pack(tmp_path / "pack")
+    index = index_for_pack(mine)
+    for path in lookalike.faces_of(mine, "hm-exeter-7"):
+        path.unlink()
+    obs = scan(frame, "highwayman", pack=mine, index=index)
+    assert not any(it.id == "hm-exeter-2" for it in obs.items)
+    assert any(u.id == "hm-exeter-2" for u in obs.unsure)
