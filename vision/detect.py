@@ -28,6 +28,9 @@ NEIGHBOURHOOD = 15  # blocks (odd) over which the first guess of the cloth's col
 BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big enough to see cloth
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
+# ... and one covered at least this much may hold a card whose art is the cloth's colour (a brown
+# card on wood, a forest on green felt): a place only a sure reading counts (see Detection.partial)
+PARTIAL_COVER = 0.2
 EDGE_CELL_COVER = 0.3  # ... in a lattice laid on the picture's edges
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 WEAK_EXPLAINED = 0.7  # ... or, as a split the recogniser must confirm, this much
@@ -119,6 +122,10 @@ class Detection:
     size_keys: tuple[tuple[float, float], ...] = ()
     # gradients of the rectified view along x and y (see edge_maps), for snapping cells to edges
     edges: Edges | None = field(default=None, repr=False)
+    # cells of a region's grids that its mask covers only in part (PARTIAL_COVER): a card whose
+    # art matches the cloth leaves a hole open to the outside, which no filling closes. They are
+    # no cards of any split: a sure reading there counts, anything else is the cloth.
+    partial: list[Candidate] = field(default_factory=list)
 
     def snap(self, cells: Sequence[Candidate]) -> list[Candidate]:
         """Cells moved onto the card edges the picture shows, two landing on one card kept once."""
@@ -601,6 +608,8 @@ class _GridFit:
     nx: int
     ny: int
     cells: tuple[tuple[int, int], ...]
+    # cells covered less than CELL_COVER but at least PARTIAL_COVER
+    partial: tuple[tuple[int, int], ...] = ()
 
 
 def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float, float]],
@@ -621,13 +630,16 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
             hh, ww = sub.shape
             xs = np.linspace(0, ww, nx + 1).round().astype(int)
             ys = np.linspace(0, hh, ny + 1).round().astype(int)
-            cells, covered = [], 0.0
+            cells, partial, covered = [], [], 0.0
             for j in range(ny):
                 for i in range(nx):
                     cell = sub[ys[j]:ys[j + 1], xs[i]:xs[i + 1]]
-                    if cell.size and np.count_nonzero(cell) / cell.size >= CELL_COVER:
+                    cover = np.count_nonzero(cell) / cell.size if cell.size else 0.0
+                    if cover >= CELL_COVER:
                         cells.append((i, j))
                         covered += np.count_nonzero(cell)
+                    elif cover >= PARTIAL_COVER:
+                        partial.append((i, j))
             if not cells:
                 continue
             cell_area = (xs[1] - xs[0]) * (ys[1] - ys[0])
@@ -635,11 +647,11 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
             filled = covered / max(len(cells) * cell_area, 1.0)
             score = explained * min(1.0, filled) - 0.5 * (ex + ey)
             if explained >= EXPLAINED:
-                fits.append(_GridFit(score, key, long_along_u, nx, ny, tuple(cells)))
+                fits.append(_GridFit(score, key, long_along_u, nx, ny, tuple(cells), tuple(partial)))
             elif explained >= WEAK_EXPLAINED:
                 # a grid that explains less (a row whose art matches the cloth in places) still
                 # goes to the recogniser, after every clean one
-                fits.append(_GridFit(score - 1.0, key, long_along_u, nx, ny, tuple(cells)))
+                fits.append(_GridFit(score - 1.0, key, long_along_u, nx, ny, tuple(cells), tuple(partial)))
     return sorted(fits, key=lambda f: -f.score)
 
 
@@ -858,6 +870,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             work.append(((labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255, x, y, area, lab))
 
     candidates: list[Candidate] = []
+    partial: list[Candidate] = []
     blobs: list[Region] = []
     pieces: list[Region] = []
     regions: dict[int, Region] = {}
@@ -909,9 +922,16 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             ranked += [c for c in _distinct_splits(_loose_fits(comp, x, y, size_keys, px_per_mm, edges, edge_only=True),
                                                    lab, px_per_mm, 2) if not any(_same_cells(c, r) for r in ranked)]
         candidates += ranked[0]
+        # (each split's: the recogniser may take another split than the first)
+        for g, fr in distinct[:MAX_ALTERNATIVES]:
+            partial += [c for c in _cells(g, fr, lab, px_per_mm, partial=True)
+                        if not any(o.size_key == c.size_key and np.hypot(o.center_mm[0] - c.center_mm[0],
+                                                                         o.center_mm[1] - c.center_mm[1]) < 6.0
+                                   for o in partial)]
         alternatives[lab] = ranked[1:]
     det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges)
     det.candidates = det.snap(candidates)
+    det.partial = det.snap(partial)
     return det
 
 
@@ -937,7 +957,8 @@ def _same_cells(a: list[Candidate], b: list[Candidate], tol_mm: float = 6.0) -> 
 
 
 def _cells(fit: _GridFit, frame_: tuple[np.ndarray, np.ndarray, np.ndarray, float, float], lab: int,
-           px_per_mm: float) -> list[Candidate]:
+           px_per_mm: float, partial: bool = False) -> list[Candidate]:
+    """The fit's cells as candidates in table mm (`partial`: its partly covered cells instead)."""
     origin, u, v, l1, l2 = frame_
     square = fit.key[0] == fit.key[1]
     long_dir = u if fit.long_along_u else v
@@ -948,7 +969,7 @@ def _cells(fit: _GridFit, frame_: tuple[np.ndarray, np.ndarray, np.ndarray, floa
     a = np.radians(angle)
     right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
     out = []
-    for i, j in fit.cells:
+    for i, j in fit.partial if partial else fit.cells:
         c = (origin + u * (i + 0.5) * cw + v * (j + 0.5) * ch) / px_per_mm
         corners = tuple((float(p[0]), float(p[1])) for p in (
             c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],

@@ -300,6 +300,23 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 # region no grid explains
                 if len(sure) > unsure and (len(sure) > 1 or max(sure) >= LOOSE_COUNTED):
                     by_region[region] = again
+    # the places of a region's grid its mask covers only in part (a brown card on wood, a forest
+    # on green felt): a card there counts when it is read sure with a clear score and is no card
+    # already read; anything less is taken for the cloth, as before (no listing, no unknown)
+    read: list[tuple[detect.Candidate, Match]] = []
+    for cand in det.partial:
+        found = by_region.get(cand.region)
+        if found is None or det.regions[cand.region].loose:
+            continue
+        if all(_apart(cand, c) for c, m in found if m.status != "unknown"):
+            c, m = look(cand)
+            if m.status == "sure" and m.score >= WEAK_SURE:
+                read.append((c, m))
+    # (the best first: the places of two grids' cells overlap)
+    for c, m in sorted(read, key=lambda cm: -cm[1].score):
+        found = by_region[c.region]
+        if all(_apart(c, o) for o, om in found if om.status != "unknown"):
+            found.append((c, m))
     for region, found in by_region.items():
         if det.regions[region].loose:
             # cells guessed inside a region no grid explains (the region is already reported as

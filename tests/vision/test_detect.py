@@ -227,3 +227,38 @@ def test_tiles_whose_art_matches_the_cloth_get_cells_on_their_own_sides():
     assert len(cells) == len(tiles)
     for cx, cy in centres:
         assert any(np.hypot(c.center_mm[0] - cx, c.center_mm[1] - cy) < 3 for c in cells), (cx, cy)
+
+
+def test_a_card_the_colour_of_the_cloth_is_a_partial_cell_of_its_row():
+    """A row of four whose last card is mostly the cloth's own colour (a brown card on wood, a
+    forest on green felt): its mask covers the card only in part, so it is no cell of the row's
+    grid, but it is offered as a partial cell where the card lies (and nowhere else)."""
+    rng = np.random.default_rng(21)
+    table = TableSpec()
+    cloth = (60, 110, 40)
+    pic = table_picture(table, rng, cloth)
+    centres = row((300, 300), 4, (63, 88), 0, gap=0.5)
+    for c in centres[:3]:
+        paste(pic, random_face(rng), c, 0, (63, 88), table)
+    face = np.empty((88 * 6, 63 * 6, 3), np.uint8)
+    face[:] = cloth
+    face[: 88 * 6 * 2 // 5] = (200, 180, 160)  # only the top two fifths differ from the cloth
+    paste(pic, face, centres[3], 0, (63, 88), table)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert len(det.candidates) == 3
+    assert len(det.partial) == 1, det.partial
+    got = det.partial[0]
+    assert np.hypot(got.center_mm[0] - centres[3][0], got.center_mm[1] - centres[3][1]) < 8
+    assert got.region == det.candidates[0].region
+
+
+def test_a_clean_row_has_no_partial_cells():
+    rng = np.random.default_rng(22)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    for c in row((300, 300), 4, (63, 88), 0):
+        paste(pic, random_face(rng), c, 0, (63, 88), table)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert len(det.candidates) == 4 and det.partial == []
