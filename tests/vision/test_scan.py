@@ -374,3 +374,15 @@ def test_a_card_the_colour_of_the_cloth_at_a_rows_end_is_read(i, card):
     want = next(t for t in truth.items if t.id == card)
     assert any(it.id == card and near(it.center_mm, want.center_mm, 10) for it in obs.items), obs.items
     check_against_truth(obs, truth, recall=1.0)
+
+
+@pytest.mark.parametrize("i", [31, 56])
+def test_another_games_card_like_a_london_card_is_not_counted(i):
+    """A Highways & Byways card lying loose on a Highwayman table (cream, a coloured band, a
+    title) read as a route's LONDON card at 0.81, sure only by its look-alike's narrow margin:
+    at the camera's detail no LONDON card fits it (0.74-0.75) and it is not counted. The
+    bench's scenes (seed 3); the routes' top cards are all still read."""
+    pack, frame, truth = bench_scene("highwayman", i, seed=3)
+    obs = scan(frame, "highwayman", pack=pack)
+    assert not any(it.id.endswith("-london") for it in obs.items), obs.items
+    check_against_truth(obs, truth, recall=1.0)
