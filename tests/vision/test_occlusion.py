@@ -35,3 +35,17 @@ def test_differences_scattered_all_over_are_no_piece():
 
 def test_nothing_left_out_together_is_zero():
     assert _together(np.zeros((8, 8))) == 0.0
+
+
+def test_a_reading_far_ahead_passes_with_a_piece_in_two_blobs():
+    """read_past_a_piece's second way in: a car and its shadow apart leave two blobs (less
+    together than TOGETHER), which a reading far ahead of every other face still accepts."""
+    from vision.occlusion import AHEAD_TOGETHER
+
+    f = faces()
+    win = f[0].copy()
+    win[2:9, 2:10] = (200.0, 40.0, 40.0)  # a car (56 px) ...
+    win[22:26, 12:18] = (30.0, 30.0, 30.0)  # ... and its shadow apart (24 px)
+    scores, misfit = _trimmed_scores(win, f, TRIM)
+    assert scores[0] - max(scores[1:]) > 0.3
+    assert AHEAD_TOGETHER <= _together(misfit[0]) < TOGETHER
