@@ -137,7 +137,8 @@ def stage_clock(index: CardIndex) -> Iterator[dict[str, float]]:
     scan_module = importlib.import_module("vision.scan")
     spent = dict.fromkeys(STAGES, 0.0)
     targets = [(scan_module, "recheck", "calibration re-check"), (scan_module.detect, "find", "detect.find"),
-               (index, "identify", "identification"), (scan_module.layout, "build", "layout")]
+               (index, "identify", "identification"),
+               (index, "identify_many", "identification"), (scan_module.layout, "build", "layout")]
     saved = []
     for owner, name, stage in targets:
         if not hasattr(owner, name):

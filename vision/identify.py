@@ -321,29 +321,76 @@ class _CropWindows:
         """(peak, (x, y) of the peak) per entry, as cv2.matchTemplate(TM_CCOEFF_NORMED) and
         cv2.minMaxLoc give them: the correlation by the convolution theorem (as matchTemplate
         itself computes it), for all the entries at once."""
-        sp = t.spectra(self.shape)
-        idx = np.asarray(entries, np.intp)
-        k = len(idx)
-        ch, ry, rx = self.shape[0], self.ry, self.rx
-        conj = sp.conj[:, :, idx]  # (3, ch, k, wh)
-        s = self.spectrum[:, :, None, :]
-        prod = conj[0] * s[0]
-        prod += conj[1] * s[1]
-        prod += conj[2] * s[2]
-        part = (sp.rows @ prod.reshape(ch, k * sp.wh)).reshape(ry, k, sp.wh)
-        num = (part @ sp.cols).real.transpose(1, 0, 2).astype(np.float64)  # (k, ry, rx)
-        den = self.spread[None] * t.norm[idx][:, None, None]
-        mag = np.abs(num)
-        odd = mag >= den
-        res = num / np.where(odd, 1.0, den)
-        if odd.any():
-            # OpenCV's rules: a numerator a little above the denominator (rounding) is +-1, far
-            # above it (a flat window) is 0
-            res[odd] = np.where(mag[odd] < den[odd] * 1.125, np.sign(num[odd]), 0.0)
-        res[t.flat_face[idx]] = 1.0  # a flat template matches everywhere
-        res = res.astype(np.float32).reshape(k, -1)
-        at = res.argmax(axis=1)  # the first maximum in row-major order, like minMaxLoc
-        return [(float(res[i, a]), (int(a % rx), int(a // rx))) for i, a in enumerate(at)]
+        return _correlate_many(t, [self], [entries])[0]
+
+
+def _correlate_many(t: _Templates, crops: Sequence[_CropWindows],
+                    entries: Sequence[Sequence[int]]) -> list[list[tuple[float, tuple[int, int]]]]:
+    """_CropWindows.correlate of many crops, each with entries of its own: the gathering, the
+    products of spectra and the normalising done for a few crops at once instead of one crop at
+    a time (for a card, a few dozen small numpy calls cost about as much as their arithmetic).
+    Each peak is worked out with the same operations, element by element, as for a crop alone,
+    so it is the same to the bit."""
+    out: list[list[tuple[float, tuple[int, int]]]] = [[] for _ in crops]
+    by_shape: dict[tuple[int, int], list[list[int]]] = {}
+    for n, (crop, todo) in enumerate(zip(crops, entries, strict=True)):
+        if len(todo):
+            # a few crops at a time: the spectra of a few dozen entries stay in the processor's
+            # cache (all of a scan's at once were slower than one crop at a time)
+            chunks = by_shape.setdefault(crop.shape, [[]])
+            if sum(len(entries[m]) for m in chunks[-1]) >= CORRELATED_AT_ONCE:
+                chunks.append([])
+            chunks[-1].append(n)
+    for shape, chunks in by_shape.items():
+        sp = t.spectra(shape)
+        for group in chunks:
+            for n, found in zip(group, _correlate_group(t, sp, [crops[n] for n in group],
+                                                        [entries[n] for n in group]), strict=True):
+                out[n] = found
+    return out
+
+
+CORRELATED_AT_ONCE = 24  # entries compared in one go (see _correlate_many)
+
+
+def _correlate_group(t: _Templates, sp: _Spectra, crops: Sequence[_CropWindows],
+                     entries: Sequence[Sequence[int]]) -> list[list[tuple[float, tuple[int, int]]]]:
+    """_correlate_many of a few crops of one shape."""
+    idx = np.concatenate([np.asarray(es, np.intp) for es in entries])
+    # which crop each compared entry belongs to
+    of = np.repeat(np.arange(len(crops)), [len(es) for es in entries])
+    k = len(idx)
+    ch, ry, rx = crops[0].shape[0], crops[0].ry, crops[0].rx
+    conj = sp.conj[:, :, idx]  # (3, ch, k, wh)
+    s = np.stack([c.spectrum for c in crops], axis=2)[:, :, of]  # (3, ch, k, wh)
+    prod = conj[0] * s[0]
+    prod += np.multiply(conj[1], s[1], out=conj[0])
+    prod += np.multiply(conj[2], s[2], out=conj[0])
+    num = np.empty((k, ry, rx))
+    start = 0
+    for es in entries:
+        # the two small matrix products crop by crop, shaped as for the crop alone: BLAS sums in
+        # another order for other shapes, and a score must not depend on what else was read
+        m = len(es)
+        part = (sp.rows @ prod[:, start:start + m].reshape(ch, m * sp.wh)).reshape(ry, m, sp.wh)
+        num[start:start + m] = (part @ sp.cols).real.transpose(1, 0, 2)
+        start += m
+    den = np.stack([c.spread for c in crops])[of] * t.norm[idx][:, None, None]
+    mag = np.abs(num)
+    odd = mag >= den
+    res = num / np.where(odd, 1.0, den)
+    if odd.any():
+        # OpenCV's rules: a numerator a little above the denominator (rounding) is +-1, far
+        # above it (a flat window) is 0
+        res[odd] = np.where(mag[odd] < den[odd] * 1.125, np.sign(num[odd]), 0.0)
+    res[t.flat_face[idx]] = 1.0  # a flat template matches everywhere
+    flat = res.astype(np.float32).reshape(k, -1)
+    at = flat.argmax(axis=1)  # the first maximum in row-major order, like minMaxLoc
+    peaks = flat[np.arange(k), at].tolist()
+    out: list[list[tuple[float, tuple[int, int]]]] = [[] for _ in crops]
+    for n, a, peak in zip(of.tolist(), at.tolist(), peaks, strict=True):
+        out[n].append((peak, (a % rx, a // rx)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -470,43 +517,86 @@ class CardIndex:
                  angle_deg: float, key: tuple[float, float]) -> Match:
         """Identify the card of size class `key` centred at center_mm whose long axis points
         along angle_deg (degrees clockwise from table "up"); to_image maps table mm -> image px."""
-        sc = self.classes[key]
-        crop, crop_to_mm = extract(frame, to_image, center_mm, angle_deg, key)
-        return self.match_crop(crop, sc, crop_to_mm, angle_deg, center_mm)
+        return self._identify_all(frame, to_image, [(center_mm, angle_deg, key)])[0]
+
+    def identify_many(self, frame: np.ndarray, to_image: np.ndarray,
+                      cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]]) -> list[Match]:
+        """identify() of many cells of one frame, each given as (center_mm, angle_deg, key): the
+        same Match for each as identify() gives it alone, in less time (the cells of a size
+        class are correlated with its templates a few at a time: see _correlate_many)."""
+        return self._identify_all(frame, to_image, cells)
+
+    def _identify_all(self, frame: np.ndarray, to_image: np.ndarray,
+                      cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]]) -> list[Match]:
+        classes = [self.classes[key] for _, _, key in cells]
+        crops = [extract(frame, to_image, c, a, key) for c, a, key in cells]
+        out: list[Match | None] = [None] * len(cells)
+        by_class: dict[tuple[float, float], list[int]] = {}
+        for n, sc in enumerate(classes):
+            by_class.setdefault(sc.key, []).append(n)
+        for group in by_class.values():
+            found = self._match_crops(classes[group[0]], [crops[n][0] for n in group], [crops[n][1] for n in group],
+                                      [cells[n][1] for n in group], [cells[n][0] for n in group])
+            for n, m in zip(group, found, strict=True):
+                out[n] = m
+        return [m for m in out if m is not None]
 
     def match_crop(self, crop: np.ndarray, sc: SizeClass, crop_to_mm: np.ndarray | None = None,
                    angle_deg: float = 0.0, center_mm: Sequence[float] = (0.0, 0.0)) -> Match:
         """Match a prepared crop (fine shape plus SLACK px each side, Lab float) to a size class."""
+        return self._match_crops(sc, [crop], [crop_to_mm], [angle_deg], [center_mm])[0]
+
+    def _match_crops(self, sc: SizeClass, crops: Sequence[np.ndarray], crop_to_mm: Sequence[np.ndarray | None],
+                     angle_deg: Sequence[float], center_mm: Sequence[Sequence[float]]) -> list[Match]:
+        """match_crop of several crops of one size class: each crop's shortlist and verdict are its
+        own, its correlations are worked out with the other crops' (_correlate_many)."""
         h, w = fine_shape(sc.key)
-        if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 \
-                or crop.shape[0] < h + SLACK or crop.shape[1] < w + SLACK:
-            raise CropError(f"a crop of shape {getattr(crop, 'shape', type(crop).__name__)} cannot hold a {h}x{w} "
-                            f"template with {SLACK} px of slack in 3 channels (see extract)")
-        core = crop[SLACK:SLACK + h, SLACK:SLACK + w]
-        sims = sc.desc @ coarse_descriptor(core)
-        # the best descriptor row per entry, then the best few entries
+        for crop in crops:
+            if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 \
+                    or crop.shape[0] < h + SLACK or crop.shape[1] < w + SLACK:
+                raise CropError(f"a crop of shape {getattr(crop, 'shape', type(crop).__name__)} cannot hold a "
+                                f"{h}x{w} template with {SLACK} px of slack in 3 channels (see extract)")
         tpl = sc.templates()
-        best_per_entry = tpl.best_per_entry(sims, sc.desc_entry, len(sc.entry_id))
-        ranked = [int(e) for e in np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))]]
-        # the two best coarse candidates and every look-alike of theirs first; the rest of the
-        # shortlist only when that does not already settle it clearly
-        first = ranked[:2]
-        if sc.twins is not None:
-            first += [int(t) for e in ranked[:2] for t in sc.twins[e] if t >= 0]
-        windows = _CropWindows(crop, h, w)
-        scored: list[tuple[float, int, Any]] = []
+        ranked, first = [], []
+        for crop in crops:
+            sims = sc.desc @ coarse_descriptor(crop[SLACK:SLACK + h, SLACK:SLACK + w])
+            # the best descriptor row per entry, then the best few entries
+            best_per_entry = tpl.best_per_entry(sims, sc.desc_entry, len(sc.entry_id))
+            ranked.append([int(e) for e in np.argsort(-best_per_entry)[: min(SHORTLIST, len(best_per_entry))]])
+            # the two best coarse candidates and every look-alike of theirs first; the rest of the
+            # shortlist only when that does not already settle it clearly
+            lead = ranked[-1][:2]
+            if sc.twins is not None:
+                lead = lead + [int(t) for e in lead for t in sc.twins[e] if t >= 0]
+            first.append(lead)
+        windows = [_CropWindows(crop, h, w) for crop in crops]
+        scored: list[list[tuple[float, int, Any]]] = [[] for _ in crops]
 
-        def correlate(entries: Iterable[int]) -> None:
-            done = {s[1] for s in scored}
-            todo = [e for e in dict.fromkeys(entries) if e not in done]
-            if todo:
-                scored.extend((peak, e, loc) for e, (peak, loc) in zip(todo, windows.correlate(tpl, todo), strict=True))
-            scored.sort(key=lambda s: -s[0])
+        def correlate(which: Sequence[int], entries: Sequence[Iterable[int]]) -> None:
+            todo = []
+            for n, es in zip(which, entries, strict=True):
+                done = {s[1] for s in scored[n]}
+                todo.append([e for e in dict.fromkeys(es) if e not in done])
+            peaks = _correlate_many(tpl, [windows[n] for n in which], todo)
+            for n, es, got in zip(which, todo, peaks, strict=True):
+                scored[n].extend((peak, e, loc) for e, (peak, loc) in zip(es, got, strict=True))
+                scored[n].sort(key=lambda s: -s[0])
 
-        correlate(first)
-        rest = [s for s in scored[1:] if sc.entry_id[s[1]] != sc.entry_id[scored[0][1]]]
-        if not (scored[0][0] >= CLEAR_SCORE and (not rest or scored[0][0] - rest[0][0] >= CLEAR_MARGIN)):
-            correlate(ranked[2:])
+        correlate(range(len(crops)), first)
+        unclear = []
+        for n, sn in enumerate(scored):
+            rest = [s for s in sn[1:] if sc.entry_id[s[1]] != sc.entry_id[sn[0][1]]]
+            if not (sn[0][0] >= CLEAR_SCORE and (not rest or sn[0][0] - rest[0][0] >= CLEAR_MARGIN)):
+                unclear.append(n)
+        correlate(unclear, [ranked[n][2:] for n in unclear])
+        return [self._verdict(sc, crops[n], scored[n], crop_to_mm[n], angle_deg[n], center_mm[n])
+                for n in range(len(crops))]
+
+    def _verdict(self, sc: SizeClass, crop: np.ndarray, scored: list[tuple[float, int, Any]],
+                 crop_to_mm: np.ndarray | None, angle_deg: float, center_mm: Sequence[float]) -> Match:
+        """The Match of a crop from its correlations with the shortlisted entries, best first."""
+        h, w = fine_shape(sc.key)
+        tpl = sc.templates()
         score, e, loc = scored[0]
         cid, rot, sym = sc.entry_id[e], int(sc.entry_rot[e]), int(sc.entry_sym[e])
         period = 360 // sym

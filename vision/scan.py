@@ -278,8 +278,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             return dataclasses.replace(m, status="unsure")  # a look-alike fits clearly better: check it
         return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id if v.winner != m.id else m.runner_up)
 
-    def look(c: detect.Candidate) -> tuple[detect.Candidate, Match]:
-        m = tell_apart(index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key))
+    def look(c: detect.Candidate, reading: Match | None = None) -> tuple[detect.Candidate, Match]:
+        m = tell_apart(reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key))
         if (m.status != "sure" or m.score < WEAK_SURE) and c.unsnapped is not None:
             # moved onto the wrong edges (a road's, a frame's): the outline's own guess may be it
             # (a road tile once read as another tile at 0.66 half a road off its place)
@@ -291,8 +291,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # the cells of each region's own grid (as placed, and moved onto edges)
     gridded = {id(c) for c in det.candidates} | {id(c.unsnapped) for c in det.candidates if c.unsnapped is not None}
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
-    for cand in det.candidates:
-        by_region.setdefault(cand.region, []).append(look(cand))
+    # the grid's cells read together (each as alone, in less time than one at a time)
+    readings = index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in det.candidates])
+    for cand, reading in zip(det.candidates, readings, strict=True):
+        by_region.setdefault(cand.region, []).append(look(cand, reading))
     for region, found in by_region.items():
         by_region[region] = _settle(found, det.alternatives.get(region, []),
                                     lambda taken, r=region: det.residual(r, taken), det.snap, look)

@@ -200,3 +200,43 @@ def test_a_pack_is_hashed_again_only_when_a_face_file_changes(tmp_path, monkeypa
     identify.cached_pack_digest(pack)
     identify.cached_pack_digest(pack)
     assert len(hashed) == 4
+
+
+def test_cells_read_together_are_each_read_as_alone(deck):
+    # identify_many reads a scan's cells in batches: every cell must get the very Match identify
+    # gives it alone, and its own (cells of two sizes interleaved, a stranger, an empty place)
+    refs, index = deck
+    by_id = {r.id: r for r in refs}
+    cases = [("card-1", 0), ("tile-2", 90), ("card-9", 180), ("tile-7", 0), ("card-14", 90), ("card-22", 0)]
+    placements = [(by_id[cid].face, (130 + 140 * k, 250 + 220 * (k % 2)), rot, by_id[cid].size_mm)
+                  for k, (cid, rot) in enumerate(cases)]
+    placements.append((random_face(np.random.default_rng(5), RECT), (860, 520), 0, RECT))  # not in the pack
+    frame = lay(placements, seed=4)
+    cal = calibrate(frame)
+    cells = [(centre, float(rot), identify.size_key(size)) for _, centre, rot, size in placements]
+    cells.append(((500.0, 600.0), 0.0, identify.size_key(RECT)))  # bare cloth
+    alone = [index.identify(frame, cal.homography, *cell) for cell in cells]
+    assert index.identify_many(frame, cal.homography, cells) == alone
+    assert index.identify_many(frame, cal.homography, cells[::-1]) == alone[::-1]
+    assert [m.id for m in alone[:len(cases)]] == [cid for cid, _ in cases]
+    assert all(m.status != "sure" for m in alone[len(cases):])
+    assert index.identify_many(frame, cal.homography, []) == []
+
+
+def test_crops_correlated_together_get_the_peaks_each_gets_alone():
+    rng = np.random.default_rng(9)
+    h, w = identify.fine_shape(RECT)
+    fine = rng.uniform(0, 255, (40, h, w, 3)).astype(np.float32)
+    fine[3] = 90.0  # one flat colour
+    templates = identify._Templates(fine, np.arange(40), 40)
+    crops, entries = [], []
+    for k in range(12):
+        slack = identify.SLACK + (k % 3 == 2)  # crops of another size among them
+        crop = rng.uniform(0, 255, (h + 2 * slack, w + 2 * slack, 3)).astype(np.float32)
+        crop[2:2 + h, 3:3 + w] = fine[k] * 0.9 + 10
+        crops.append(identify._CropWindows(crop, h, w))
+        entries.append([] if k == 4 else [int(e) for e in rng.choice(40, 1 + k % 7, replace=False)] + [k])
+    got = identify._correlate_many(templates, crops, entries)
+    assert got == [c.correlate(templates, e) if e else [] for c, e in zip(crops, entries, strict=True)]
+    # each crop's own template found where it was put (the flat one fits everywhere)
+    assert all(g[-1][1] == (3, 2) and g[-1][0] > 0.99 for g, e in zip(got, entries, strict=True) if e and e[-1] != 3)
