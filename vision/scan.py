@@ -47,12 +47,13 @@ LOOSE_COUNTED = 0.9
 # card at 0.82-0.83, a card the game has once and that was not on the table)
 COPIES_CLEAR = 0.08
 # A sure reading below CONFIRMED that is sure only because its look-alike's design is close (its
-# margin under MARGIN) is compared with its look-alikes at the camera's detail too: when none of
-# them clearly wins there and the reading's whole face fits the picture less than CONFIRM_FIT, it
-# is listed as unsure. Over 71 such readings in about 1,900 bench scenes, the 5 phantoms (a
-# Highways & Byways card on a foreign card, LONDON on a card of another game) fit at most 0.753
-# and the right cards at least 0.806.
-CONFIRMED = 0.9
+# margin under MARGIN) is compared with its look-alikes at the camera's detail too, as an unsure
+# one is: a look-alike that clearly fits better there is the card (hm-bath-4 read as hm-bath-1 at
+# 0.91), and when none clearly wins and the reading's whole face fits the picture less than
+# CONFIRM_FIT, it is listed as unsure. Over 351 such readings below 0.97 in about 1,900 bench
+# scenes, the 5 phantoms (a Highways & Byways card on a foreign card, LONDON on a card of another
+# game) fit at most 0.753 and the right cards at least 0.806.
+CONFIRMED = 0.95
 CONFIRM_FIT = 0.78
 
 _LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
@@ -258,6 +259,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if sc is not None and sc.twins is not None:
             ids += [sc.entry_id[int(t)] for e, cid in enumerate(sc.entry_id) if cid == m.id
                     for t in sc.twins[e] if t >= 0]
+            # and every card that lists the reading as its look-alike: each card keeps only its
+            # closest few, so the lists are not mutual (hm-bath-4 lists hm-bath-1, which does not
+            # list it back, and hm-bath-4 read as hm-bath-1 was never compared with itself)
+            ids += [sc.entry_id[e] for e in range(len(sc.entry_id))
+                    if any(t >= 0 and sc.entry_id[int(t)] == m.id for t in sc.twins[e])]
         faces = {cid: lookalike.faces_of(faces_from(), cid) for cid in dict.fromkeys(ids)}
         if not all(faces.values()):
             return m
@@ -269,14 +275,21 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                      by_turn=m.runner_up == m.id)
         except (OSError, VisionError):
             return m  # a face picture gone or unreadable since the pack was learned: no check
-        # the rotation the recogniser read must stand: a look-alike turned round is no verdict
-        if v.winner is None or v.rotation % (360 / max(1, m.symmetry if v.winner == m.id else 1)) != 0:
+        # the rotation the recogniser read must stand, but for the ways its reading looks the same
+        # (a card whose design is the same turned half round could not tell which way it lay): a
+        # look-alike turned otherwise is no verdict
+        if v.winner is None or v.rotation % (360 / max(1, m.symmetry)) != 0:
             # a sure reading no look-alike beats, whose face fits the picture poorly at full
             # detail either: another game's card whose layout the face resembles
             return dataclasses.replace(m, status="unsure") if confirm and v.fit < CONFIRM_FIT else m
-        if confirm and v.winner != m.id:
-            return dataclasses.replace(m, status="unsure")  # a look-alike fits clearly better: check it
-        return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id if v.winner != m.id else m.runner_up)
+        if v.winner == m.id:
+            return dataclasses.replace(m, status="sure")
+        # another card: its own symmetry, and the way round it fitted
+        sym = max((int(sc.entry_sym[e]) for e, cid in enumerate(sc.entry_id) if cid == v.winner), default=1) \
+            if sc is not None else 1
+        rotation = (m.rotation + v.rotation) % 360
+        return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id,
+                                   rotation=rotation % (360 / sym) if sym > 1 else rotation, symmetry=sym)
 
     def look(c: detect.Candidate, reading: Match | None = None) -> tuple[detect.Candidate, Match]:
         m = tell_apart(reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key))
