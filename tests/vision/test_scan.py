@@ -311,6 +311,16 @@ def test_a_tile_whose_road_a_car_stands_on_is_read_when_far_ahead(i, card):
     check_against_truth(obs, truth, recall=0.9)
 
 
+def test_a_card_whose_cell_is_turned_off_it_is_not_read_past_a_piece():
+    """A Highwayman card on a pile whose cell came out 14 degrees off it (bench seed 3, scene 7):
+    left out, its misfitting corners made the trimmed reading far ahead of every other (0.83),
+    which once counted it at the cell's wrong rotation. Cards are not read past a piece that way,
+    only square tiles."""
+    pack, frame, truth = bench_scene("highwayman", 7, seed=3)
+    obs = scan(frame, "highwayman", pack=pack)
+    check_against_truth(obs, truth, recall=0.0)
+
+
 def test_a_board_of_tiles_whose_grass_matches_the_cloth_is_read():
     """Monster Highway tiles on a green cloth of their grass's colour (bench seed 3, scene 13):
     the mask is the roads only, the grid fitted to its outline sat half a tile off, and 3 of 28
