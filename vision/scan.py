@@ -50,7 +50,7 @@ COPIES_CLEAR = 0.08
 # margin under MARGIN) is compared with its look-alikes at the camera's detail too, as an unsure
 # one is: a look-alike that clearly fits better there is the card (hm-bath-4 read as hm-bath-1 at
 # 0.91), and when none clearly wins and the reading's whole face fits the picture less than
-# CONFIRM_FIT, it is listed as unsure. Over 351 such readings below 0.97 in about 1,900 bench
+# CONFIRM_FIT, it is listed as unsure. Over 351 such readings below 0.97 in 800 bench
 # scenes, the 5 phantoms (a Highways & Byways card on a foreign card, LONDON on a card of another
 # game) fit at most 0.753 and the right cards at least 0.806.
 CONFIRMED = 0.95
