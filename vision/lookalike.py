@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,7 +137,7 @@ def _ratio(win_a: np.ndarray, face_a: np.ndarray, win_b: np.ndarray, face_b: np.
 
 
 def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
-               candidates: dict[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int],
+               candidates: Mapping[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int],
                *, by_turn: bool = False) -> Verdict:
     """Which of some look-alike cards (id -> its face pictures; the recogniser's reading first)
     lies at ``center_mm``, read at ``angle_deg`` (the direction of the upright card, clockwise

@@ -320,24 +320,24 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             if anchored:
                 again = _unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
                                                 lambda taken, r=region: det.residual(r, taken), det.snap, look))
-                sure = [m.score for _, m in again if m.status == "sure"]
+                scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
                 # a row reads as cards nearly everywhere; glare, a cloth or an arm that faces match
                 # weakly all over reads mostly unsure, with the odd chance match (a glare spot on
                 # a check cloth: two byway cards at 0.86 among eight cells read unsure; an arm: one
                 # at 0.81 among six), and a lone match is chance unless it is as clear as one in a
                 # region no grid explains
-                if len(sure) > unsure and (len(sure) > 1 or max(sure) >= LOOSE_COUNTED):
+                if len(scores) > unsure and (len(scores) > 1 or max(scores) >= LOOSE_COUNTED):
                     by_region[region] = again
     # the places of a region's grid its mask covers only in part (a brown card on wood, a forest
     # on green felt): a card there counts when it is read sure with a clear score and is no card
     # already read; anything less is taken for the cloth, as before (no listing, no unknown)
     read: list[tuple[detect.Candidate, Match]] = []
     for cand in det.partial:
-        found = by_region.get(cand.region)
-        if found is None or det.regions[cand.region].loose:
+        settled = by_region.get(cand.region)
+        if settled is None or det.regions[cand.region].loose:
             continue
-        if all(_apart(cand, c) for c, m in found if m.status != "unknown"):
+        if all(_apart(cand, c) for c, m in settled if m.status != "unknown"):
             c, m = look(cand)
             if m.status == "sure" and m.score >= WEAK_SURE:
                 read.append((c, m))
