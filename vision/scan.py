@@ -180,6 +180,32 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
     return kept + rest
 
 
+def _one_per_place(obs: Observation) -> None:
+    """One card per place. Two regions side by side may both reach over one tile (a card-sized
+    region beside a board, a grid's partly covered place), and each read it: the same tile was
+    reported twice at one place (4 of 500 Monster Highway scenes). The best reading stays; another
+    card read at the same place is listed for the players with it when the best is not clearly
+    (COPIES_CLEAR) ahead."""
+    def same_place(a: Item, b: Item) -> bool:
+        return bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
+                    < 0.5 * min(min(a.size_mm), min(b.size_mm)))
+
+    kept: list[Item] = []
+    dropped: set[int] = set()
+    doubted: list[Item] = []
+    for it in sorted(obs.items, key=lambda it: -it.confidence):
+        best = next((k for k in kept if same_place(k, it)), None)
+        if best is None:
+            kept.append(it)
+            continue
+        dropped.add(id(it))
+        if best.id != it.id and best.confidence - it.confidence < COPIES_CLEAR:
+            doubted += [d for d in (best, it) if all(d is not o for o in doubted)]
+    doubted_ids = {id(d) for d in doubted}
+    obs.items = [it for it in obs.items if id(it) not in dropped and id(it) not in doubted_ids]
+    obs.unsure += doubted
+
+
 def _beyond_the_box(obs: Observation, catalog: dict[str, dict[str, Any]]) -> None:
     """Cards read more often than the game has copies of them are chance in all but at most that
     many: the readings clearly ahead of the rest stay, the others (all of them when none is
@@ -402,6 +428,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                     (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
                                     _x_angle(b.angle_deg)))
     catalog = _catalog(game)
+    _one_per_place(obs)
     _beyond_the_box(obs, catalog)
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")

@@ -372,6 +372,36 @@ def test_of_cards_read_too_often_one_clearly_ahead_still_counts():
     assert [(i.id, i.confidence) for i in obs.unsure] == [("ra-28", 0.80)]
 
 
+def test_a_place_holds_one_card():
+    """Two regions side by side both read the tile between them: it is reported once, the best
+    reading kept. Another card read at the same place but not clearly behind: both are listed for
+    the players; clearly behind: it is no card (a pile's lower card, a cell reaching over)."""
+    import importlib
+
+    from vision.observation import Observation
+
+    one = importlib.import_module("vision.scan")._one_per_place
+    obs = Observation("monsterhighway", items=[_read("road-straight", 0.93, 100), _read("road-cross", 0.9, 300),
+                                               _read("road-straight", 0.927, 100.4), _read("road-tee", 0.95, 600),
+                                               _read("swap", 0.80, 610), _read("ra-1", 0.9, 900),
+                                               _read("ra-2", 0.88, 905)])
+    one(obs)
+    assert [(i.id, i.confidence) for i in obs.items] == [("road-straight", 0.93), ("road-cross", 0.9),
+                                                         ("road-tee", 0.95)]
+    assert sorted((i.id, i.confidence) for i in obs.unsure) == [("ra-1", 0.9), ("ra-2", 0.88)]
+
+
+def test_a_tile_two_regions_reach_over_is_reported_once():
+    """A card-sized region beside a board of tiles and the board's own region both reached over
+    one tile and each read it (bench seed 1, scene 161): the same road-straight twice at one
+    place, which the bench counted as a phantom."""
+    pack, frame, truth = bench_scene("monsterhighway", 161, seed=1)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    for a, b in ((a, b) for k, a in enumerate(obs.items) for b in obs.items[k + 1:]):
+        assert not near(a.center_mm, b.center_mm, 25), (a, b)
+    check_against_truth(obs, truth, recall=0.8)
+
+
 def test_a_row_joined_to_a_glare_spot_below_it_is_tried_as_a_row():
     """A glare spot joined to a south row of six cards made its region a card's height taller
     (380 x 134 mm), a grid of 50 mm Landmark tiles explained it better than the row, and no tile
