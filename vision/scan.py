@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,10 +106,15 @@ def _split_quality(found: list[tuple[detect.Candidate, Match]]) -> tuple[int, fl
     return (len(sure), sum(m.score for m in sure))
 
 
+def _half_a_card_apart(a: Sequence[float], b: Sequence[float], short_a: float, short_b: float) -> bool:
+    """Two places that are not the same card: centres (mm) at least half the narrower card's short
+    side apart."""
+    return bool(np.hypot(a[0] - b[0], a[1] - b[1]) >= 0.5 * min(short_a, short_b))
+
+
 def _apart(a: detect.Candidate, b: detect.Candidate) -> bool:
-    """Two cells that are not the same card: their centres at least half a card apart."""
-    return bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
-                >= 0.5 * min(a.size_key[0], b.size_key[0]))
+    """Two cells that are not the same card."""
+    return _half_a_card_apart(a.center_mm, b.center_mm, a.size_key[0], b.size_key[0])
 
 
 Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
@@ -187,8 +192,7 @@ def _one_per_place(obs: Observation) -> None:
     card read at the same place is listed for the players with it when the best is not clearly
     (COPIES_CLEAR) ahead."""
     def same_place(a: Item, b: Item) -> bool:
-        return bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
-                    < 0.5 * min(min(a.size_mm), min(b.size_mm)))
+        return not _half_a_card_apart(a.center_mm, b.center_mm, min(a.size_mm), min(b.size_mm))
 
     kept: list[Item] = []
     dropped: set[int] = set()
