@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.kept import trim
 
 DETECT_PX_PER_MM = 1.0
 NEIGHBOURHOOD = 15  # blocks (odd) over which the first guess of the cloth's colour is a median
@@ -399,8 +400,7 @@ def _sample_at(n: int) -> np.ndarray:
     at = _SAMPLES.get(n)
     if at is None:
         at = np.random.default_rng(0).choice(n, size=min(n, KMEANS_SAMPLE), replace=False)
-        for old in list(_SAMPLES)[: max(0, len(_SAMPLES) - 7)]:
-            _SAMPLES.pop(old, None)
+        trim(_SAMPLES, 7)
         _SAMPLES[n] = at
     return at
 
@@ -438,8 +438,7 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
             # (scans may run on more than one thread: nothing here raises if another one got
             # there first)
             _CLOTH.pop(key, None)
-            for old in list(_CLOTH)[: max(0, len(_CLOTH) - CLOTH_KEPT + 1)]:
-                _CLOTH.pop(old, None)
+            trim(_CLOTH, CLOTH_KEPT - 1)
             _CLOTH[key] = _ClothColours(looks.copy(), centres, sample)
     d2 = _centre_distances(pix * weights, centres)
     nearest = d2.argmin(axis=1).reshape(hh, hw)

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
+from vision.kept import trim
 
 INDEX_VERSION = 4
 FINE_LONG = 64  # px along a card's long side in the fine template
@@ -776,15 +777,6 @@ def pack_digest(pack: Any) -> str:
 RACY_NS = 2_000_000_000
 
 
-def _trim(kept: dict[Any, Any], most: int) -> None:
-    """Let go of the oldest entries of a cache kept in insertion order until at most ``most``
-    remain. Scans run on the app's worker threads: the keys are copied first and each is let go
-    with pop(key, None), so another scan trimming the same cache in between raises nothing (the
-    check-then-pop this replaces could raise KeyError)."""
-    for old in list(kept)[: max(0, len(kept) - most)]:
-        kept.pop(old, None)
-
-
 _DIGESTS: dict[tuple[Any, ...], tuple[str, int]] = {}  # what the faces' files look like -> (digest, hashed at)
 _DIGESTS_KEPT = 32
 _now_ns = time.time_ns  # file-system time stamps are wall-clock time
@@ -808,7 +800,7 @@ def _pack_files(pack: Any) -> tuple[tuple[Any, ...], list[str]]:
             paths.append(str(p if p.is_absolute() else Path(pack.root) / p))
     params = getattr(type(pack), "__dataclass_params__", None)
     if params is not None and params.frozen:  # any other pack-like object is looked at every time
-        _trim(_PATHS, _DIGESTS_KEPT - 1)
+        trim(_PATHS, _DIGESTS_KEPT - 1)
         _PATHS[id(pack)] = (pack, tuple(head), paths)
     return tuple(head), paths
 
@@ -839,7 +831,7 @@ def cached_pack_digest(pack: Any) -> str:
     hashed_at = _now_ns()
     digest = pack_digest(pack)
     if sig is not None:
-        _trim(_DIGESTS, _DIGESTS_KEPT - 1)
+        trim(_DIGESTS, _DIGESTS_KEPT - 1)
         _DIGESTS[sig] = (digest, hashed_at)
     return digest
 
@@ -871,5 +863,5 @@ def index_for_pack(pack: Any, cache_dir: Path | None = None) -> CardIndex:
             index.save(path)
     index.digest = digest
     _MEMORY[digest] = index
-    _trim(_MEMORY, MEMORY_KEPT)
+    trim(_MEMORY, MEMORY_KEPT)
     return index

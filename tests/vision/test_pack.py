@@ -289,7 +289,7 @@ def test_edited_packs_load_whole_or_fail_cleanly(tmp_path_factory: pytest.TempPa
 def test_the_recognisers_caches_keep_only_their_newest_entries() -> None:
     """The in-memory caches (indexes, digests) let go of their oldest entries, and letting go
     does not raise when another scan on another thread let go of the same entry first."""
-    from vision.identify import _trim
+    from vision.kept import trim as _trim
 
     kept = {k: k for k in "abcdef"}
     _trim(kept, 4)
