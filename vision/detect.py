@@ -157,7 +157,7 @@ class Detection:
             hs, hl = c.size_key[0] / 2 * ppm + grow, c.size_key[1] / 2 * ppm + grow
             poly = np.array([centre + sx * hs * right + sy * hl * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
             cv2.fillPoly(left, [np.rint(poly).astype(np.int32)], 0)
-        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, _disc(7.0, ppm))
         smallest = min((k[0] * k[1] for k in self.size_keys), default=2500.0) * ppm**2
         n, labels, stats, _ = _components(left)
         out: list[list[list[Candidate]]] = []
@@ -231,7 +231,7 @@ def snap_cells(cells: Sequence[Candidate], edges: Edges,
     frac = np.linspace(-SNAP_SIDE, SNAP_SIDE, SNAP_SAMPLES)
     moved = np.zeros((len(cells), 2))
     axes = ((right, down, 0), (down, right, 1))  # (normal, along the side, which half is across)
-    for step_reach in (reach, np.full_like(reach, 4.0 * max(1.0, px_per_mm))):
+    for step_reach in (reach, np.full_like(reach, 4.0 * px_per_mm)):
         n_shift = int(np.ceil(step_reach.max() / max(1.0, px_per_mm))) * 2 + 1
         shifts = np.linspace(-1.0, 1.0, n_shift)[None, :] * step_reach[:, None]  # (N, S)
         for normal, side_dir, k in axes:
@@ -278,11 +278,18 @@ def rectify(frame: np.ndarray, calibration: Calibration, px_per_mm: float = DETE
     scale = np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
     # cv2 area interpolation is not available for perspective warps; pre-shrinking the frame
     # to about twice the target scale keeps table texture from aliasing into speckles.
+    # OpenCV's area resize is fast only by a whole factor (0.7 ms to halve a 2304x1296 frame,
+    # 15-22 ms for a factor of 0.48 or 0.71): a factor of a half or less is rounded to a whole
+    # one (the frame then stays at least twice the target scale), and one between a half and 0.9
+    # is bilinear (1.4 ms), which at most two frame pixels per output pixel does not alias.
     shrink = min(1.0, 2.0 * px_per_mm / max(calibration.px_per_mm, 1e-6))
     src = frame
     m = calibration.homography @ scale
     if shrink < 0.9:
-        src = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        area = shrink <= 0.5
+        if area:
+            shrink = 1.0 / int(1.0 / shrink)
+        src = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA if area else cv2.INTER_LINEAR)
         m = np.diag([shrink, shrink, 1.0]) @ m
     return cv2.warpPerspective(src, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
@@ -340,14 +347,14 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         # describe it instead as the set of colours found all over the table.
         mask = _pattern_mask(lab, px_per_mm, blocks)
         strength = np.where(mask > 0, np.float32(2 * FAINT), np.float32(0))
-        r = max(2, round(2.5 * px_per_mm))
+        r = max(1, round(2.5 * px_per_mm))
     else:
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
         strength = _distance(lab, bg) / thresh
         mask = (strength > 1.0).astype(np.uint8) * 255
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7.0, px_per_mm))
     # the calibration markers (and their white quiet zones) are not pieces
     rad = round(marker_mm * 1.05 * px_per_mm)
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
@@ -411,7 +418,9 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     `looks`: the table in Lab at 25 mm blocks; with it, the cloth's colours learned on this same
     table before are refitted instead of learned from scratch (see CLOTH_MOVED)."""
     h, w = lab.shape[:2]
-    half = cv2.resize(lab, (w // 3, h // 3), interpolation=cv2.INTER_AREA)
+    # at a third of a px per mm whatever the view's scale: the colours are learned from the same
+    # detail, at the same cost, at any detection scale
+    half = cv2.resize(lab, (int(w / (3 * px_per_mm)), int(h / (3 * px_per_mm))), interpolation=cv2.INTER_AREA)
     hh, hw = half.shape[:2]
     pix = half.reshape(-1, 3)
     weights = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts for less (light, shadow)
@@ -443,7 +452,7 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     d2 = _centre_distances(pix * weights, centres)
     nearest = d2.argmin(axis=1).reshape(hh, hw)
     # how widely each colour is spread: the share of 50 mm blocks holding a little of it
-    b = max(2, round(50 * px_per_mm / 3))
+    b = round(50 / 3)
     gh, gw = max(1, hh // b), max(1, hw // b)
     spread = np.zeros(k)
     for c in range(k):
@@ -522,6 +531,12 @@ def _smooth(sums: np.ndarray, wts: np.ndarray, sigma: float) -> np.ndarray:
     return num / np.maximum(den, 1e-4)
 
 
+def _disc(mm: float, px_per_mm: float) -> np.ndarray:
+    """A round structuring element about `mm` across (an odd number of px, at least 3)."""
+    k = max(3, round(mm * px_per_mm) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected regions with their statistics (Grana's block-based labelling: about twice as
     fast as OpenCV's default choice on a play area)."""
@@ -542,7 +557,8 @@ def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
     return out
 
 
-def _edge_frame(comp: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float] | None:
+def _edge_frame(comp: np.ndarray, points: np.ndarray, px_per_mm: float = DETECT_PX_PER_MM,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float] | None:
     """Like _rect_frame, but square to the region's dominant edge direction. A grid of cards
     with gaps (a plus shape) has its minimum-area rectangle at 45 degrees to the cards; the
     outline's straight edges still run along the cards' sides."""
@@ -550,9 +566,9 @@ def _edge_frame(comp: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.nd
     if not contours:
         return None
     c = max(contours, key=len).reshape(-1, 2).astype(np.float64)
-    if len(c) < 40:
+    if len(c) < 40 * px_per_mm:
         return None
-    step = 12
+    step = max(3, round(12 * px_per_mm))  # outline points (12 mm) over which a direction is taken
     d = np.roll(c, -step, axis=0) - c
     ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0
     hist = np.bincount(np.minimum((ang * 2).astype(int), 179), minlength=180).astype(np.float64)
@@ -754,13 +770,13 @@ Frame = tuple[np.ndarray, np.ndarray, np.ndarray, float, float]
 
 
 def _frames(comp: np.ndarray, points: np.ndarray, rect: Frame, edges: Edges | None,
-            x: int, y: int) -> list[Frame]:
+            x: int, y: int, px_per_mm: float = DETECT_PX_PER_MM) -> list[Frame]:
     """The frames a region's cards may be square to (all in the region's own px): its outline's
     straight edges, or failing those the picture's edges inside it, and its minimum-area
     rectangle. The rectangle gives the exact direction of a clean card or row (edge directions are
     only good to a few degrees), but a hand or a glare spot joined to a row turns it, and cells
     square to it then cut every card: it is left out when it is turned well away from the cards."""
-    square = _edge_frame(comp, points)
+    square = _edge_frame(comp, points, px_per_mm)
     if square is None and edges is not None:
         square = _gradient_frame(comp, points, edges, x, y)
     if square is None:
@@ -779,7 +795,7 @@ def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[floa
     pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64)
     out: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
     h, w = comp.shape
-    for frame_ in _frames(comp, pts, _rect_frame(pts), edges, x, y):
+    for frame_ in _frames(comp, pts, _rect_frame(pts), edges, x, y, px_per_mm):
         o, fu, fv, f1, f2 = frame_
         m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
         size = (max(1, round(f1)), max(1, round(f2)))
@@ -812,8 +828,9 @@ def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, flo
     local = pts - np.array([x, y], np.float64)
     # card art that matches the cloth leaves holes and bites in a card's mask: cells are judged
     # on the region with those closed
-    comp = cv2.morphologyEx(comp, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    for frame_ in _frames(comp, local, (origin - np.array([x, y], np.float64), u, v, l1, l2), edges, x, y):
+    comp = cv2.morphologyEx(comp, cv2.MORPH_CLOSE, _disc(9.0, px_per_mm))
+    for frame_ in _frames(comp, local, (origin - np.array([x, y], np.float64), u, v, l1, l2), edges, x, y,
+                          px_per_mm):
         o, fu, fv, f1, f2 = frame_
         m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
         sub = cv2.warpAffine(comp, m, (max(1, round(f1)), max(1, round(f2))),
