@@ -33,6 +33,7 @@ CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 # card on wood, a forest on green felt): a place only a sure reading counts (see Detection.partial)
 PARTIAL_COVER = 0.2
 EDGE_CELL_COVER = 0.3  # ... in a lattice laid on the picture's edges
+HULL_COVER = 0.4  # ... a region no grid explains is tried as its hull when it covers this much of it
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 WEAK_EXPLAINED = 0.7  # ... or, as a split the recogniser must confirm, this much
 PIECE_STRENGTH = 2.5
@@ -345,7 +346,9 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     if thresh > TEXTURED:
         # A patterned cloth (checks, print) varies more than any single colour model allows;
         # describe it instead as the set of colours found all over the table.
-        mask = _pattern_mask(lab, px_per_mm, blocks)
+        # (lit evenly: see _pattern_mask; the cloth's light around each place is a wide mean of
+        # its blocks, as a median flips between the two tones of a check)
+        mask = _pattern_mask(lab, px_per_mm, blocks, cv2.GaussianBlur(blocks[:, :, 0], (0, 0), 4.0))
         strength = np.where(mask > 0, np.float32(2 * FAINT), np.float32(0))
         r = max(1, round(2.5 * px_per_mm))
     else:
@@ -412,7 +415,8 @@ def _sample_at(n: int) -> np.ndarray:
     return at
 
 
-def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = None) -> np.ndarray:
+def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = None,
+                  light: np.ndarray | None = None) -> np.ndarray:
     """Foreground on a patterned cloth: colours far from every colour that is spread all over
     the table. Cards cover a minority of places, so their colours are not spread everywhere.
     `looks`: the table in Lab at 25 mm blocks; with it, the cloth's colours learned on this same
@@ -422,6 +426,15 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     # detail, at the same cost, at any detection scale
     half = cv2.resize(lab, (int(w / (3 * px_per_mm)), int(h / (3 * px_per_mm))), interpolation=cv2.INTER_AREA)
     hh, hw = half.shape[:2]
+    if light is not None:
+        # Uneven light leaves each shade of the cloth only where its light is, and a shade not
+        # spread over the table passes for cards (a wood under a lamp, a pink cloth darkened at
+        # its edges). `light`: the cloth's lightness around each place at 25 mm blocks; the
+        # colours are compared as if lit evenly, lightness and chroma scaled alike.
+        there = cv2.resize(light.astype(np.float32), (hw, hh), interpolation=cv2.INTER_LINEAR)
+        gain = np.clip(float(np.median(there)) / np.maximum(there, 1.0), 0.5, 2.0)
+        half[:, :, 0] *= gain
+        half[:, :, 1:] = 128.0 + (half[:, :, 1:] - 128.0) * gain[:, :, None]
     pix = half.reshape(-1, 3)
     weights = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts for less (light, shadow)
     sample = pix[_sample_at(len(pix))] * weights
@@ -850,6 +863,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2)
     n, labels, stats, _ = _components(mask)
     work: list[tuple[np.ndarray, int, int, int, int]] = []  # (mask, x, y, area, label)
+    hulls: set[int] = set()  # labels of work whose mask is a hull (see _hull)
     consumed: set[int] = set()
     # A band of a card that matches the cloth (a grey road printed across the cards, on a grey
     # cloth) cuts a row in two. Bridge gaps of a few mm, and keep a bridged region when it is a
@@ -868,16 +882,27 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         within.setdefault(int(blabels[y, first]), []).append(lab)
     for blab in range(1, bn):
         x, y, w, h, area = (int(v) for v in bstats[blab])
-        if area < 1.5 * smallest:
+        one = 0.5 * smallest <= area < 1.3 * smallest  # the size of one card
+        if area < 1.5 * smallest and not one:
             continue
         inner = set(within.get(blab, ()))
         if len(inner) < 2:
             continue
         comp = (blabels[y:y + h, x:x + w] == blab).astype(np.uint8) * 255
-        fits, _, _ = _fits(comp, x, y, size_keys, px_per_mm, edges)
+        fits, pts, _ = _fits(comp, x, y, size_keys, px_per_mm, edges)
         if fits and fits[0][0].score >= BRIDGE_SCORE:
             work.append((comp, x, y, area, n + blab))
             consumed |= inner
+        elif one:
+            # the pieces of one card's print whose body is the cloth's colour, its outline open
+            # at one side (see _hull)
+            hull = _hull(comp, pts - (x, y), area)
+            if hull is not None:
+                fits, _, _ = _fits(hull, x, y, size_keys, px_per_mm, edges)
+                if fits and fits[0][0].score >= BRIDGE_SCORE:
+                    work.append((hull, x, y, area, n + blab))
+                    consumed |= inner
+                    hulls.add(n + blab)
     for lab in range(1, n):
         if lab in consumed:
             continue
@@ -908,6 +933,12 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
         fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm, edges)
+        hulled = lab in hulls
+        if not fits and not faint and area < 1.3 * smallest:
+            hull = _hull(comp, pts - (x, y), area)
+            if hull is not None:
+                fits, pts, (origin, u, v, l1, l2) = _fits(hull, x, y, size_keys, px_per_mm, edges)
+                comp, hulled = hull, bool(fits)
         if not fits:
             if faint:  # a patch of light or shade with no card shape: the cloth, not an object
                 continue
@@ -925,7 +956,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     alternatives[lab] = tried[1:]
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
-                                           faint=faint, weak=fits[0][0].score < 0)
+                                           faint=faint, weak=fits[0][0].score < 0 or hulled)
         comps[lab] = (comp, x, y)
         distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
         for g, fr in fits:  # both frames often give the same split: try each split once
@@ -949,6 +980,16 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     det.candidates = det.snap(candidates)
     det.partial = det.snap(partial)
     return det
+
+
+def _hull(comp: np.ndarray, outline: np.ndarray, area: int) -> np.ndarray | None:
+    """A region's convex hull as its mask, when the region covers at least HULL_COVER of it. A
+    card whose body is the cloth's colour (a cream card on a white check) leaves a ring of its
+    print open at one side, which no filling closes and no grid explains: the ring's hull is
+    the card. A split of a hull is one the recogniser must confirm (see Region.weak)."""
+    hull = np.zeros_like(comp)
+    cv2.fillConvexPoly(hull, cv2.convexHull(np.rint(outline).astype(np.int32)), 255)
+    return hull if area >= HULL_COVER * np.count_nonzero(hull) else None
 
 
 def _distinct_splits(fits: Sequence[tuple[_GridFit, Frame]], region: int, px_per_mm: float,

@@ -341,11 +341,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     for region, found in by_region.items():
         by_region[region] = _settle(found, det.alternatives.get(region, []),
                                     lambda taken, r=region: det.residual(r, taken), det.snap, look)
-        if not det.regions[region].loose and not any(m.status == "sure" for _, m in by_region[region]):
-            # no split of its grids holds a card: a glare spot or a shadow joined to a row may
-            # have made its grid a wrong one. Lattices of true card size anchored on its corners
-            # and on the picture's edges are tried; as cells of no grid, a match there needs a
-            # clear score to count.
+        settled = by_region[region]
+        sure = sum(m.status == "sure" for _, m in settled)
+        if not det.regions[region].loose and (sure == 0 or sure < sum(m.status == "unsure" for _, m in settled)):
+            # no split of its grids holds a card, or more of its places are read unsure than sure:
+            # a glare spot or a shadow joined to a row, or a hand reaching into a grid, may have
+            # made its grid a wrong one (cells stretched over the hand, each a few mm off its
+            # card). Lattices of true card size anchored on its corners and on the picture's
+            # edges are tried; as cells of no grid, a match there needs a clear score to count,
+            # and where the grid holds cards they must read more of them.
             anchored = det.anchored(region)
             if anchored:
                 again = _unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
@@ -357,7 +361,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 # a check cloth: two byway cards at 0.86 among eight cells read unsure; an arm: one
                 # at 0.81 among six), and a lone match is chance unless it is as clear as one in a
                 # region no grid explains
-                if len(scores) > unsure and (len(scores) > 1 or max(scores) >= LOOSE_COUNTED):
+                if (len(scores) > unsure and (len(scores) > 1 or max(scores) >= LOOSE_COUNTED)
+                        and _split_quality(again) > _split_quality(settled)):
                     by_region[region] = again
     # the places of a region's grid its mask covers only in part (a brown card on wood, a forest
     # on green felt): a card there counts when it is read sure with a clear score and is no card
