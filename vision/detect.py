@@ -33,6 +33,8 @@ CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 # card on wood, a forest on green felt): a place only a sure reading counts (see Detection.partial)
 PARTIAL_COVER = 0.2
 EDGE_CELL_COVER = 0.3  # ... in a lattice laid on the picture's edges
+ROUND = 0.85  # a convex region (its area at least CONVEX of its hull's) filling less of its rectangle
+CONVEX = 0.95  # ... than ROUND is no cards
 HULL_COVER = 0.4  # ... a region no grid explains is tried as its hull when it covers this much of it
 EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 WEAK_EXPLAINED = 0.7  # ... or, as a split the recogniser must confirm, this much
@@ -933,6 +935,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
         fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm, edges)
+        if fits and area < ROUND * l1 * l2 and area >= CONVEX * cv2.contourArea(cv2.convexHull(pts.astype(np.float32))):
+            # Convex, but short of filling its rectangle: a disc (a coaster), an oval, no cards,
+            # whose union is a rectangle when it is convex. A coaster cut into four 50 mm cells
+            # read as a Landmark tile at 0.85: its cells are only hypotheses (see Region.loose).
+            fits = []
         hulled = lab in hulls
         if not fits and not faint and area < 1.3 * smallest:
             hull = _hull(comp, pts - (x, y), area)

@@ -452,3 +452,15 @@ def test_a_stage_card_read_as_its_look_alike_is_told_at_full_detail(i):
     want = next(t for t in truth.items if t.id == "hm-bath-4")
     assert any(it.id == "hm-bath-4" and near(it.center_mm, want.center_mm, 10) for it in obs.items), obs.items
     check_against_truth(obs, truth, recall=1.0)
+
+
+def test_a_coaster_cut_into_four_tiles_is_not_a_tile():
+    """A round coaster is about two Landmark tiles across; a 2 x 2 grid of 50 mm cells explained
+    it (each cell covered about 0.7) and one cell read as the photo-like lm-14 at 0.85, a phantom
+    (seed 3, scene 95). A convex region that does not fill its rectangle is no cards: its cells
+    are only hypotheses now, and nothing is counted there."""
+    pack, frame, truth = bench_scene("bigsur", 95, photo=True, seed=3)
+    obs = scan(frame, "bigsur", pack=pack)
+    check_against_truth(obs, truth, recall=0.9)
+    coaster = next(d for d in truth.distractors if d.kind == "coaster")
+    assert any(near(u.center_mm, coaster.center_mm, 20) for u in obs.unknowns)
