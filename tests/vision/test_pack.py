@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -269,7 +270,9 @@ def test_edited_packs_load_whole_or_fail_cleanly(tmp_path_factory: pytest.TempPa
                 if delete:
                     del node[path[-1]]  # type: ignore[attr-defined]
                 else:
-                    node[path[-1]] = value  # type: ignore[index]
+                    # a copy: sampled_from hands out one list object, and setting it inside
+                    # itself ([63, 88] then its item 0) made a doc json cannot write
+                    node[path[-1]] = copy.deepcopy(value)  # type: ignore[index]
             except (KeyError, IndexError, TypeError):
                 pass
     (root / "pack.json").write_text(json.dumps(doc))
