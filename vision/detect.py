@@ -935,17 +935,23 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
         fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm, edges)
-        if fits and area < ROUND * l1 * l2 and area >= CONVEX * cv2.contourArea(cv2.convexHull(pts.astype(np.float32))):
-            # Convex, but short of filling its rectangle: a disc (a coaster), an oval, no cards,
-            # whose union is a rectangle when it is convex. A coaster cut into four 50 mm cells
-            # read as a Landmark tile at 0.85: its cells are only hypotheses (see Region.loose).
+        # Convex, but short of filling its rectangle: a disc (a coaster), an oval, no cards,
+        # whose union is a rectangle when it is convex. A coaster cut into four 50 mm cells read
+        # as a Landmark tile at 0.85: its cells are only hypotheses (see Region.loose). One the
+        # size of a card is more often a tile whose corners a car or the Monster rounds off: a
+        # split the recogniser must confirm (see Region.weak).
+        round_ = bool(fits) and area < ROUND * l1 * l2 and \
+            area >= CONVEX * cv2.contourArea(cv2.convexHull(pts.astype(np.float32)))
+        if round_ and area >= 1.3 * smallest:
             fits = []
-        hulled = lab in hulls
+        hulled = lab in hulls or round_
         if not fits and not faint and area < 1.3 * smallest:
             hull = _hull(comp, pts - (x, y), area)
             if hull is not None:
-                fits, pts, (origin, u, v, l1, l2) = _fits(hull, x, y, size_keys, px_per_mm, edges)
-                comp, hulled = hull, bool(fits)
+                refit = _fits(hull, x, y, size_keys, px_per_mm, edges)
+                if refit[0]:
+                    fits, pts, (origin, u, v, l1, l2) = refit
+                    comp, hulled = hull, True
         if not fits:
             if faint:  # a patch of light or shade with no card shape: the cloth, not an object
                 continue
