@@ -27,6 +27,8 @@ TOGETHER = 0.75  # the share of the worst pixels the largest blob of them must h
 # 400 bench scenes, no reading where no card lies or another one does was more than 0.21 ahead.
 # Only for square tiles, which pieces stand on: a Highwayman card whose cell was turned 14 degrees
 # off it (a pile's edges) was trimmed to 0.83 by leaving out its misfitting corners.
+SHIFT = 4  # px (about 3 mm on a tile) ...
+SHIFTED_FACES = 3  # ... the best faces of a tile read as no card are also tried this far off its cell
 AHEAD = 0.3
 AHEAD_SURE = 0.8
 AHEAD_TOGETHER = 0.6
@@ -82,21 +84,53 @@ def _together(misfit: np.ndarray, share: float = TRIM / 2) -> float:
 def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: float,
                       key: tuple[float, float], match: Match) -> Match | None:
     """`match` (not sure, or not clearly) read again with a piece standing on the card left out:
-    a sure Match of the same card and rotation with the trimmed score, or None."""
-    if match.id is None or key not in index.classes:
+    a sure Match of the same card and rotation with the trimmed score, or None. A tile read as no
+    card at all (a bright car on a dark road tile outweighs the rest of it: 0.34-0.44) is read
+    past the piece too, and then the trimmed reading alone must be clear."""
+    if key not in index.classes or (match.id is None and key[0] != key[1]):
         return None
     sc = index.classes[key]
     h, w = fine_shape(key)
-    crop, _ = extract(frame, to_image, match.center_mm, angle_deg, key)
+    crop, crop_to_mm = extract(frame, to_image, match.center_mm, angle_deg, key)
     win = crop[SLACK:SLACK + h, SLACK:SLACK + w]
     scores, misfit = _trimmed_scores(win, sc.fine, TRIM)
     order = np.argsort(-scores)
+    centre = match.center_mm
+    if match.id is None:
+        # no reading to start from, so no place refined by one either: the few faces that fit
+        # best are also tried a little off the cell's centre (a tile whose trimmed fit is 0.80
+        # at its place read 0.59 1.6 mm off it)
+        top = order[:SHIFTED_FACES]
+        at = np.zeros((len(top), 2), int)  # where each of them fits best, px off the cell's centre
+
+        def try_at(offsets: list[tuple[int, int]], which: np.ndarray) -> None:
+            for dx, dy in offsets:
+                if max(abs(dx), abs(dy)) > SLACK:
+                    continue
+                there, off = _trimmed_scores(crop[SLACK + dy:SLACK + dy + h, SLACK + dx:SLACK + dx + w],
+                                             sc.fine[top[which]], TRIM)
+                better = there > scores[top[which]]
+                scores[top[which][better]] = there[better]
+                misfit[top[which][better]] = off[better]
+                at[which[better]] = (dx, dy)
+
+        # every other px within SHIFT, then each px around the best of those for the best face
+        try_at([(dx, dy) for dy in range(-SHIFT, SHIFT + 1, 2) for dx in range(-SHIFT, SHIFT + 1, 2) if dx or dy],
+               np.arange(len(top)))
+        lead = int(np.argmax(scores[top]))
+        x0, y0 = (int(v) for v in at[lead])
+        try_at([(x0 + dx, y0 + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy], np.array([lead]))
+        order = np.argsort(-scores)
+        k = np.flatnonzero(top == order[0])
+        shift = at[k[0]] if k.size else np.zeros(2)
+        c = crop_to_mm @ np.array([SLACK + w / 2 + shift[0], SLACK + h / 2 + shift[1], 1.0])
+        centre = (float(c[0]), float(c[1]))
     best = int(order[0])
     cid, rot, sym = sc.entry_id[best], int(sc.entry_rot[best]), int(sc.entry_sym[best])
     period = 360 // sym
     rotation = (angle_deg + rot) % 360
     rotation = rotation % period if sym > 1 else rotation
-    if cid != match.id or not _same_turn(rotation, match.rotation, period):
+    if match.id is not None and (cid != match.id or not _same_turn(rotation, match.rotation, period)):
         return None
     other = next((int(o) for o in order[1:]
                   if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), -1)
@@ -114,7 +148,7 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
             other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other]) >= DIFFER_RATIO):
         # too close to call on the faces, and where the two designs differ does not decide it
         return None
-    return Match("sure", cid, float(rotation), score, score - rival, match.center_mm, sym, match.runner_up)
+    return Match("sure", cid, float(rotation), score, score - rival, centre, sym, match.runner_up)
 
 
 def _same_turn(a: float, b: float, period: float) -> bool:

@@ -417,11 +417,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
         weak = det.regions[region].weak
         for cand, m in found:
-            if (not weak and id(cand) in gridded and m.status != "unknown"
-                    and (m.status == "unsure" or m.score < COUNTED)):
+            if not weak and id(cand) in gridded and (m.status != "sure" or m.score < COUNTED):
                 # a car or the Monster standing on a tile of the region's own grid: read it again
                 # without the piece (not a leftover cell: an arm beside a board once read so)
-                m = read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key, m) or m
+                # (a reading of no card is taken where its cell lies: its centre followed the wrong face)
+                m = read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
+                                      m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm)) or m
             if m.status == "sure" and (((doubtful or weak) and m.score < WEAK_SURE) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
