@@ -36,6 +36,9 @@ WEAK_SURE = 0.8  # ... unless it correlates this well
 # (1 % of right cards in the bench scored below it, and every chance match on a phone, an arm or a
 # foreign card seen there: 0.62-0.69; the recogniser's own bar is ACCEPT, 0.62)
 COUNTED = 0.7
+# A cell not read sure with a clear score is read again turned by these many degrees either way
+# (its region's frame may be tilted off its cards): the best sure reading of those replaces it.
+TURN_TRIES = (-12.0, -8.0, -4.0, 4.0, 8.0, 12.0)
 RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split again
 # A match in a region no grid explains is counted only from this score (below it, it is listed as
 # unsure). In 1,000 bench scenes (seeds 1-3) 22 of the 33 sure matches there that were right
@@ -328,11 +331,25 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # (a road tile once read as another tile at 0.66 half a road off its place)
             first = tell_apart(index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key))
             if first.score > m.score:
-                return c.unsnapped, first
+                c, m = c.unsnapped, first
+        if TURN_TRIES and (m.status != "sure" or m.score < WEAK_SURE):
+            # turned a few degrees off its card (a region's frame tilted by a hand, a glare spot or
+            # a car at its edge): the card's print then fits poorly all over (a tile 7 degrees off
+            # read 0.49, 0.78 square to it); read it turned either way too
+            turned = [dataclasses.replace(c, angle_deg=c.angle_deg + t, unsnapped=None) for t in TURN_TRIES]
+            again = index.identify_many(frame, cal.homography, [(t.center_mm, t.angle_deg, t.size_key) for t in turned])
+            k = max(range(len(again)), key=lambda n: again[n].score)
+            if again[k].status == "sure" and again[k].score > m.score:
+                if id(c) in gridded:
+                    # still a place of its region's own grid (kept alive, so its id stays its own)
+                    regridded.append(turned[k])
+                    gridded.add(id(turned[k]))
+                return turned[k], tell_apart(again[k])
         return c, m
 
     # the cells of each region's own grid (as placed, and moved onto edges)
     gridded = {id(c) for c in det.candidates} | {id(c.unsnapped) for c in det.candidates if c.unsnapped is not None}
+    regridded: list[detect.Candidate] = []  # cells of the grid read turned (see look)
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     # the grid's cells read together (each as alone, in less time than one at a time)
     readings = index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in det.candidates])
