@@ -175,6 +175,29 @@ class Detection:
                 out.append(splits)
         return out
 
+    def cover(self, region: int, cell: Candidate) -> float:
+        """The share of a cell that the region's own mask covers (0 for a region not split)."""
+        if region not in self.comps:
+            return 0.0
+        comp, x, y = self.comps[region]
+        ppm = self.px_per_mm
+        a = np.radians(cell.angle_deg)
+        right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        hs, hl = cell.size_key[0] / 2 * ppm, cell.size_key[1] / 2 * ppm
+        centre = np.array(cell.center_mm) * ppm - (x, y)
+        poly = np.array([centre + sx * hs * right + sy * hl * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        # the cell drawn in its own box, and the part of that box within the region's
+        lo = np.floor(poly.min(axis=0)).astype(int)
+        hi = np.ceil(poly.max(axis=0)).astype(int) + 1
+        inside = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+        cv2.fillPoly(inside, [np.rint(poly - lo).astype(np.int32)], 1)
+        a0, a1 = np.maximum(lo, 0), np.minimum(hi, (comp.shape[1], comp.shape[0]))
+        if (a1 <= a0).any():
+            return 0.0
+        part = inside[a0[1] - lo[1]:a1[1] - lo[1], a0[0] - lo[0]:a1[0] - lo[0]]
+        covered = np.count_nonzero(comp[a0[1]:a1[1], a0[0]:a1[0]][part > 0])
+        return float(covered / max(np.count_nonzero(inside), 1))
+
     def anchored(self, region: int) -> list[list[Candidate]]:
         """Card lattices of the true card size anchored on a region's corners and on the
         picture's edges (see _anchored_grids), best first: other ways to split a region whose
@@ -184,7 +207,11 @@ class Detection:
             return []
         comp, x, y = self.comps[region]
         fits = _loose_fits(comp, x, y, self.size_keys, self.px_per_mm, self.edges)
-        return _distinct_splits(fits, region, self.px_per_mm, LOOSE_ALTERNATIVES)
+        best = _distinct_splits(fits, region, self.px_per_mm, LOOSE_ALTERNATIVES)
+        # the lattices on the picture's edges cover less of a region stretched by glare or a hand
+        # than lattices of the wrong size on its corners do, but they are the ones on the cards
+        edged = _distinct_splits([f for f in fits if f[0].on_edges], region, self.px_per_mm, LOOSE_ALTERNATIVES)
+        return best + [e for e in edged if not any(_same_cells(e, b) for b in best)]
 
 
 class Edges(NamedTuple):
@@ -640,6 +667,7 @@ class _GridFit:
     cells: tuple[tuple[int, int], ...]
     # cells covered less than CELL_COVER but at least PARTIAL_COVER
     partial: tuple[tuple[int, int], ...] = ()
+    on_edges: bool = False  # a lattice laid on the picture's edges (see _anchored_grids)
 
 
 def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float, float]],
@@ -754,7 +782,8 @@ def _anchored_grids(sub: np.ndarray, f1: float, f2: float, keys: Sequence[tuple[
                     continue
                 score = float(cover[js, is_].clip(0, 1).mean()) * len(js) / (len(js) + 1)
                 cells = tuple((int(i), int(j)) for j, i in zip(js, is_, strict=True))
-                out.append((_GridFit(score, key, long_along_u, nx, ny, cells), ax, ay, nx * cw, ny * ch))
+                out.append((_GridFit(score, key, long_along_u, nx, ny, cells, on_edges=need == EDGE_CELL_COVER),
+                            ax, ay, nx * cw, ny * ch))
     return sorted(out, key=lambda f: -f[0].score)
 
 

@@ -36,6 +36,11 @@ WEAK_SURE = 0.8  # ... unless it correlates this well
 # (1 % of right cards in the bench scored below it, and every chance match on a phone, an arm or a
 # foreign card seen there: 0.62-0.69; the recogniser's own bar is ACCEPT, 0.62)
 COUNTED = 0.7
+# Cards laid edge to edge: each sure card's neighbours are looked for this far (mm) beyond its
+# sides, where the region's mask covers this much of a card, for this many rounds (see _grow)
+GROW_GAP_MM = 3.0
+GROW_COVER = 0.55
+GROW_ROUNDS = 12
 # A cell not read sure with a clear score is read again turned by these many degrees either way
 # (its region's frame may be tilted off its cards): the best sure reading of those replaces it.
 TURN_TRIES = (-12.0, -8.0, -4.0, 4.0, 8.0, 12.0)
@@ -120,6 +125,13 @@ def _apart(a: detect.Candidate, b: detect.Candidate) -> bool:
     return _half_a_card_apart(a.center_mm, b.center_mm, a.size_key[0], b.size_key[0])
 
 
+def _beside(a: detect.Candidate, b: detect.Candidate) -> bool:
+    """Two cells that are neighbours in a row or a grid: not the same card, and no farther apart
+    than a card's length and a gap."""
+    return _apart(a, b) and bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
+                                 <= max(a.size_key[1], b.size_key[1]) + 2 * GROW_GAP_MM)
+
+
 Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
 
 
@@ -186,6 +198,53 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
                 rest = [(c, m) for c, m in rest if all(_apart(c, o) for o, _ in found_more)]
                 rest += [(c, m) for c, m in found_more if m.status != "sure"]
     return kept + rest
+
+
+def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, region: int, look: Look,
+          ) -> list[tuple[detect.Candidate, Match]]:
+    """A region's cards with the cards beside its sure ones added: cards laid edge to edge lie
+    a card's width or length apart, and a grid split off its cards (a glare spot or a hand joined
+    to a row, cards laid with gaps that add up along it) misses them where its cells drifted.
+    Each sure card that counts (COUNTED) proposes the places beside it, one card and GROW_GAP_MM
+    on, square to it; a place its region's mask covers (GROW_COVER) and no sure card holds is read
+    (moved onto the edges first), and a sure reading there with a clear score (WEAK_SURE) takes
+    the place and proposes its own neighbours in turn. Anything less there is no reading: the
+    place keeps what the region's splits read of it."""
+    frontier = [(c, m) for c, m in found if m.status == "sure" and m.score >= COUNTED]
+    # the places held by sure cards and the places proposed so far, (x, y, short side) each
+    held = np.array([(*c.center_mm, c.size_key[0]) for c, m in found if m.status == "sure"]).reshape(-1, 3)
+    tried = np.zeros((0, 3))
+
+    def taken(places: np.ndarray, cell: detect.Candidate) -> bool:
+        # _apart of the cell from each place, at once
+        d = np.hypot(places[:, 0] - cell.center_mm[0], places[:, 1] - cell.center_mm[1])
+        return bool((d < 0.5 * np.minimum(places[:, 2], cell.size_key[0])).any())
+
+    for _ in range(GROW_ROUNDS):
+        grown: list[tuple[detect.Candidate, Match]] = []
+        for c, m in frontier:
+            short, long_ = c.size_key
+            a = np.radians(c.angle_deg)
+            right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+            for step in (right * (short + GROW_GAP_MM), -right * (short + GROW_GAP_MM),
+                         down * (long_ + GROW_GAP_MM), -down * (long_ + GROW_GAP_MM)):
+                at = np.asarray(m.center_mm) + step
+                cell = detect.Candidate((float(at[0]), float(at[1])), c.angle_deg, c.size_key, region)
+                if taken(tried, cell) or taken(held, cell):
+                    continue
+                tried = np.vstack([tried, (*cell.center_mm, short)])
+                if det.cover(region, cell) < GROW_COVER:
+                    continue
+                got = look(det.snap([cell])[0])
+                if got[1].status == "sure" and got[1].score >= WEAK_SURE and not taken(held, got[0]):
+                    grown.append(got)
+                    held = np.vstack([held, (*got[0].center_mm, got[0].size_key[0])])
+        if not grown:
+            break
+        # what the region's splits read where a grown card now lies gives way to it
+        found = [(o, om) for o, om in found if all(_apart(o, g) for g, _ in grown)] + grown
+        frontier = grown
+    return found
 
 
 def _one_per_place(obs: Observation) -> None:
@@ -358,7 +417,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     for region, found in by_region.items():
         by_region[region] = _settle(found, det.alternatives.get(region, []),
                                     lambda taken, r=region: det.residual(r, taken), det.snap, look)
-        settled = by_region[region]
+        # from each sure card, its neighbours' places along a row or a grid (see _grow)
+        settled = by_region[region] = _grow(by_region[region], det, region, look)
         sure = sum(m.status == "sure" for _, m in settled)
         if not det.regions[region].loose and (sure == 0 or sure < sum(m.status == "unsure" for _, m in settled)):
             # no split of its grids holds a card, or more of its places are read unsure than sure:
@@ -369,8 +429,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # and where the grid holds cards they must read more of them.
             anchored = det.anchored(region)
             if anchored:
-                again = _unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
-                                                lambda taken, r=region: det.residual(r, taken), det.snap, look))
+                again = _grow(_unclear_unsure(_settle([look(c) for c in det.snap(anchored[0])], anchored[1:],
+                                                      lambda taken, r=region: det.residual(r, taken), det.snap,
+                                                      look)), det, region, look)
                 scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
                 # a row reads as cards nearly everywhere; glare, a cloth or an arm that faces match
@@ -381,6 +442,14 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 if (len(scores) > unsure and (len(scores) > 1 or max(scores) >= LOOSE_COUNTED)
                         and _split_quality(again) > _split_quality(settled)):
                     by_region[region] = again
+                else:
+                    # its clear cards still count (no chance match scores as well): two cards of a
+                    # row read at 0.98 beside a hand over the other two, read unsure
+                    clear = [(c, m) for c, m in again if m.status == "sure" and m.score >= LOOSE_COUNTED
+                             and all(_apart(c, o) for o, om in settled if om.status == "sure")]
+                    if clear:
+                        by_region[region] = _grow([(o, om) for o, om in settled if all(_apart(o, c) for c, _ in clear)]
+                                                  + clear, det, region, look)
     # the places of a region's grid its mask covers only in part (a brown card on wood, a forest
     # on green felt): a card there counts when it is read sure with a clear score and is no card
     # already read; anything less is taken for the cloth, as before (no listing, no unknown)
@@ -403,9 +472,20 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # cells guessed inside a region no grid explains (the region is already reported as
             # unknown): a match there was once a wrong card or a phantom in 5 of 100 scenes (those
             # scored 0.65-0.75), so it counts only with a score no chance match comes near;
-            # anything less is listed for the players to check
-            for _, m in found:
-                if m.status == "sure" and m.score >= LOOSE_COUNTED:
+            # anything less is listed for the players to check. A card beside a counted one is a
+            # row or a grid, not chance: it counts from WEAK_SURE (tiles of a grid on a cloth of
+            # their colour, read 0.87-0.89 beside tiles read over 0.9)
+            counted = {id(c) for c, m in found if m.status == "sure" and m.score >= LOOSE_COUNTED}
+            more = True
+            while more:
+                more = False
+                for c, m in found:
+                    if id(c) not in counted and m.status == "sure" and m.score >= WEAK_SURE \
+                            and any(_beside(c, o) for o, _ in found if id(o) in counted):
+                        counted.add(id(c))
+                        more = True
+            for c, m in found:
+                if id(c) in counted:
                     obs.items.append(_item(m, index))
                 elif m.status != "unknown":
                     obs.unsure.append(_item(m, index))
