@@ -198,6 +198,27 @@ class Detection:
         covered = np.count_nonzero(comp[a0[1]:a1[1], a0[0]:a1[0]][part > 0])
         return float(covered / max(np.count_nonzero(inside), 1))
 
+    def covers(self, region: int, cell: Candidate, share: float) -> bool:
+        """Whether the region's own mask covers at least this share of a cell (see cover). A cell
+        whose box overlaps the region's box by less than the share of its area cannot be, and is
+        told so without drawing it (most places beside a lone card)."""
+        if region not in self.comps:
+            return False
+        comp, x, y = self.comps[region]
+        ppm = self.px_per_mm
+        a = np.radians(cell.angle_deg)
+        c, s = abs(float(np.cos(a))), abs(float(np.sin(a)))
+        hs, hl = cell.size_key[0] / 2 * ppm, cell.size_key[1] / 2 * ppm
+        cx, cy = cell.center_mm[0] * ppm - x, cell.center_mm[1] * ppm - y
+        ex, ey = c * hs + s * hl, s * hs + c * hl
+        # the overlap of the boxes, a pixel wider each way than the cell's drawing can reach; the
+        # cell drawn counts at least 0.9 of its area (its outline's pixels count in full)
+        wide = max(0.0, min(cx + ex + 2, comp.shape[1]) - max(cx - ex - 1, 0))
+        high = max(0.0, min(cy + ey + 2, comp.shape[0]) - max(cy - ey - 1, 0))
+        if wide * high < share * 0.9 * (4 * hs * hl):
+            return False
+        return self.cover(region, cell) >= share
+
     def anchored(self, region: int) -> list[list[Candidate]]:
         """Card lattices of the true card size anchored on a region's corners and on the
         picture's edges (see _anchored_grids), best first: other ways to split a region whose

@@ -215,10 +215,10 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     held = np.array([(*c.center_mm, c.size_key[0]) for c, m in found if m.status == "sure"]).reshape(-1, 3)
     tried = np.zeros((0, 3))
 
-    def taken(places: np.ndarray, cell: detect.Candidate) -> bool:
-        # _apart of the cell from each place, at once
-        d = np.hypot(places[:, 0] - cell.center_mm[0], places[:, 1] - cell.center_mm[1])
-        return bool((d < 0.5 * np.minimum(places[:, 2], cell.size_key[0])).any())
+    def taken(places: np.ndarray, at: np.ndarray, short: float) -> np.ndarray:
+        # for each point of `at`, whether a place is within half a card of it (not _apart)
+        d = np.hypot(places[None, :, 0] - at[:, None, 0], places[None, :, 1] - at[:, None, 1])
+        return (d < 0.5 * np.minimum(places[None, :, 2], short)).any(axis=1)
 
     for _ in range(GROW_ROUNDS):
         grown: list[tuple[detect.Candidate, Match]] = []
@@ -226,17 +226,21 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
             short, long_ = c.size_key
             a = np.radians(c.angle_deg)
             right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-            for step in (right * (short + GROW_GAP_MM), -right * (short + GROW_GAP_MM),
-                         down * (long_ + GROW_GAP_MM), -down * (long_ + GROW_GAP_MM)):
-                at = np.asarray(m.center_mm) + step
-                cell = detect.Candidate((float(at[0]), float(at[1])), c.angle_deg, c.size_key, region)
-                if taken(tried, cell) or taken(held, cell):
+            # the four places, one card and a gap apart: none of them takes another's place
+            at = np.asarray(m.center_mm) + np.array([right * (short + GROW_GAP_MM), -right * (short + GROW_GAP_MM),
+                                                     down * (long_ + GROW_GAP_MM), -down * (long_ + GROW_GAP_MM)])
+            free = ~(taken(tried, at, short) | taken(held, at, short))
+            for x, y in at[free]:
+                # (a card grown from this one's other sides may hold the place by now)
+                if grown and taken(held, np.array([(x, y)]), short)[0]:
                     continue
-                tried = np.vstack([tried, (*cell.center_mm, short)])
-                if det.cover(region, cell) < GROW_COVER:
+                tried = np.vstack([tried, (x, y, short)])
+                cell = detect.Candidate((float(x), float(y)), c.angle_deg, c.size_key, region)
+                if not det.covers(region, cell, GROW_COVER):
                     continue
                 got = look(det.snap([cell])[0])
-                if got[1].status == "sure" and got[1].score >= WEAK_SURE and not taken(held, got[0]):
+                if (got[1].status == "sure" and got[1].score >= WEAK_SURE
+                        and not taken(held, np.array([got[0].center_mm]), got[0].size_key[0])[0]):
                     grown.append(got)
                     held = np.vstack([held, (*got[0].center_mm, got[0].size_key[0])])
         if not grown:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tests.vision.test_scan import bench_scene, check_against_truth
 from vision import scan
@@ -89,3 +91,24 @@ def test_cover_is_the_share_of_a_cell_its_regions_mask_holds():
     assert det.cover(7, cell(350, 450, 90.0)) == pytest.approx(1.0, abs=0.03)
     assert det.cover(8, cell(350, 450)) == 0.0  # a region never split
     assert det.cover(7, cell(900, 900)) == 0.0  # nowhere near it
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.floats(150, 650), y=st.floats(250, 650), angle=st.floats(-180, 180),
+       size=st.sampled_from([(40.0, 60.0), (50.0, 50.0), (63.0, 88.0)]),
+       share=st.sampled_from([0.3, 0.55, 0.8]), ppm=st.sampled_from([1.0, 0.5]))
+# cells astride the box's edge where the mask reaches it: covered 0.75, 0.6 and about 0.56
+@example(x=490, y=570, angle=0.0, size=(40.0, 60.0), share=0.55, ppm=1.0)
+@example(x=484, y=575, angle=90.0, size=(50.0, 50.0), share=0.55, ppm=0.5)
+@example(x=325, y=224, angle=3.0, size=(63.0, 88.0), share=0.55, ppm=1.0)
+def test_covers_says_what_cover_measures(x, y, angle, size, share, ppm):
+    """covers tells most cells apart from the region by its box alone; that shortcut never
+    changes the answer cover gives (an L-shaped region, so the box holds what the mask does not)."""
+    comp = np.zeros((int(200 * ppm), int(200 * ppm)), np.uint8)
+    comp[:, :int(70 * ppm)] = 255
+    comp[int(130 * ppm):, :] = 255
+    det = Detection([], [], [], {}, np.zeros((1, 1, 3), np.uint8), np.zeros((1, 1), np.uint8),
+                    comps={7: (comp, int(300 * ppm), int(400 * ppm))}, px_per_mm=ppm)
+    cell = Candidate((x, y), angle, size, 7)
+    assert det.covers(7, cell, share) == (det.cover(7, cell) >= share)
+    assert not det.covers(8, cell, share)  # a region never split
