@@ -15,6 +15,7 @@ every Monster Card. In demo mode the app draws everything.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections.abc import Callable, Sequence
@@ -30,6 +31,8 @@ from rules.registry import GAMES, game_class
 from . import guides
 from .errors import ScanError, SessionError, VisionUnavailable
 from .stillness import wait_still
+
+log = logging.getLogger("companion.session")
 
 #: Action kinds that close a player's turn when the picture showed their play.
 END_KINDS = ("end_turn", "end", "done", "finish_turn")
@@ -471,6 +474,10 @@ class Session:
             frame = wait_still(source, **still)
         except ScanError as exc:
             return Capture(None, error=exc)
+        except Exception as exc:  # a camera driver's own fault: the turn stays open, say so
+            log.exception("the camera failed while waiting for a still table")
+            return Capture(None, error=ScanError(f"the camera failed ({type(exc).__name__}: {exc}); "
+                                                 "try again, or enter the play by hand"))
         image = frame.image
         # The turn's JPEG (stored with its action, in the same transaction) is compressed on a
         # second thread while the recogniser reads the picture: OpenCV lets go of the GIL for
@@ -481,6 +488,14 @@ class Session:
             observation = self.scanner(image, self.game.name)
         except ScanError as exc:
             return Capture(image, error=exc, jpeg=encoder.result(or_none=True))
+        except Exception as exc:
+            # A fault in the recogniser on this one picture (a bug, memory) must not kill the
+            # worker: the app would wait for its answer for ever. Nothing was read, the game is
+            # untouched, and the players can scan again or enter the play by hand.
+            log.exception("the recogniser failed on this picture")
+            return Capture(image, error=ScanError(f"the picture could not be read (the recogniser failed: "
+                                                  f"{type(exc).__name__}: {exc}); try again, or enter the "
+                                                  "play by hand"), jpeg=encoder.result(or_none=True))
         try:
             jpeg = encoder.result()
         except ScanError as exc:

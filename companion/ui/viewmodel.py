@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 
-from companion.session import Outcome, ScanError, Session, SessionError, picture, storage_notice
+from companion.session import Capture, Outcome, ScanError, Session, SessionError, picture, storage_notice
 from companion.session.guides import SetupGuide, setup_guide
 from companion.session.memory import trim
 from companion.session.status import byway_checklists
@@ -152,7 +152,11 @@ class TableModel(EventDispatcher):
         self.progress = 0.2
 
         def work() -> None:
-            capture = session.capture(self.source)
+            try:
+                capture = session.capture(self.source)
+            except Exception as exc:  # a worker that dies would leave the app "reading" for ever
+                capture = Capture(None, error=ScanError(f"the table could not be read ({type(exc).__name__}: "
+                                                        f"{exc}); try again, or enter the play by hand"))
             Clock.schedule_once(lambda dt: self._captured(session, capture, after, baseline), 0)
 
         self._worker = threading.Thread(target=work, name="end-of-turn scan", daemon=True)

@@ -97,3 +97,43 @@ def test_a_picture_that_cannot_be_compressed_is_a_scan_error_not_a_crash(tmp_pat
     assert capture.error is not None and "could not be compressed" in str(capture.error)
     assert not s.accept(capture).ok
     store.close()
+
+
+@pytest.mark.parametrize("where", ["recogniser", "camera"])
+def test_a_fault_in_the_recogniser_or_camera_is_a_scan_error_and_the_turn_stays_open(tmp_path, where):
+    """Any exception from the recogniser or the camera (a bug, memory) comes back as a ScanError
+    that names it: a worker that died would leave the app waiting for its answer for ever. The
+    game is untouched, and the next scan reads the table."""
+    from companion.session import ScanError, Session
+    from companion.store import Store
+    from tests.companion.tabletoy import TableToy
+
+    frame = SimpleNamespace(image=np.zeros((90, 160, 3), np.uint8), index=1, captured_at=0.0)
+    calls = {"camera": 0, "recogniser": 0}
+
+    def latest():
+        calls["camera"] += 1
+        if where == "camera" and calls["camera"] == 1:
+            raise OSError("the camera's buffer went away")
+        return frame
+
+    def scanner(image, game):
+        calls["recogniser"] += 1
+        if where == "recogniser" and calls["recogniser"] == 1:
+            raise IndexError("index 7 is out of bounds for axis 0 with size 7")
+        return SimpleNamespace(items=[], unknowns=[], unsure=[])
+
+    camera = SimpleNamespace(latest=latest, preview=lambda index: np.zeros((90, 160, 3), np.uint8))
+    store = Store(tmp_path / "db.sqlite3")
+    s = Session.new(store, "tabletoy", ["Ana", "Ben"], engine=TableToy, seed=5, scanner=scanner)
+    before = s.game.record().to_json()
+    capture = s.capture(camera, sleep=lambda t: None)
+    assert isinstance(capture.error, ScanError)
+    said = str(capture.error)
+    assert ("OSError" in said) if where == "camera" else ("IndexError" in said and "could not be read" in said)
+    assert "try again" in said
+    assert not s.accept(capture).ok
+    assert s.game.record().to_json() == before
+    again = s.capture(camera, sleep=lambda t: None)
+    assert again.error is None and again.observation is not None
+    store.close()
