@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -235,26 +234,59 @@ class Detection:
         return best + [e for e in edged if not any(_same_cells(e, b) for b in best)]
 
 
-class Edges(NamedTuple):
+class Edges:
     """Gradients of the rectified view (float32, h x w) along x and y, summed over the Lab
-    channels (a card's edge may differ from its neighbour only in colour): without sign, for how
-    strong an edge is across a side, and with sign, for which way straight things run."""
+    channels (a card's edge may differ from its neighbour only in colour): without sign
+    (`across_x`, `across_y`), for how strong an edge is across a side, and with sign (`signed`),
+    for which way straight things run.
 
-    across_x: np.ndarray
-    across_y: np.ndarray
-    gx: np.ndarray
-    gy: np.ndarray
+    The signed ones are read only inside a region whose outline has no straight edges (see
+    _gradient_frame), so a view's are worked out for that region alone, from a crop of the view
+    wide enough that they come out exactly as from the whole view."""
+
+    # px around a window that its values depend on: the blur's radius (3 for sigma 1 on 8-bit
+    # images) and Sobel's (1), with room to spare
+    MARGIN = 8
+
+    def __init__(self, across_x: np.ndarray, across_y: np.ndarray, gx: np.ndarray | None = None,
+                 gy: np.ndarray | None = None, *, top: np.ndarray | None = None) -> None:
+        if (gx is None or gy is None) and top is None:
+            raise ValueError("Edges needs the signed gradients or the view they come from")
+        self.across_x, self.across_y = across_x, across_y
+        self._signed = (gx, gy)
+        self._top = top
+
+    def signed(self, y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray]:
+        """The signed gradients along x and y in a window of the view (clipped to it)."""
+        gx, gy = self._signed
+        if gx is not None and gy is not None:
+            return gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]
+        assert self._top is not None
+        h, w = self.across_x.shape
+        y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
+        m = self.MARGIN
+        cy, cx = max(0, y0 - m), max(0, x0 - m)
+        sx, sy = _gradients(self._top[cy:min(h, y1 + m), cx:min(w, x1 + m)], signed=True)
+        inner = (slice(y0 - cy, y1 - cy), slice(x0 - cx, x1 - cx))
+        return sx[inner], sy[inner]
 
 
-def edge_maps(top: np.ndarray) -> Edges:
-    """The rectified view's edges, lightly blurred so a side a pixel off still counts."""
+def _gradients(top: np.ndarray, signed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A view's gradients along x and y summed over its Lab channels: with sign, or their
+    strength (each channel's made positive first)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     ones = np.ones((1, 3), np.float32)
-    sx, sy = cv2.transform(gx, ones), cv2.transform(gy, ones)
-    # the strengths from the same gradients made positive in place (no copies of 8 MB each)
-    return Edges(cv2.transform(np.abs(gx, out=gx), ones), cv2.transform(np.abs(gy, out=gy), ones), sx, sy)
+    if signed:
+        return cv2.transform(gx, ones), cv2.transform(gy, ones)
+    # made positive in place (no copies of 8 MB each)
+    return cv2.transform(np.abs(gx, out=gx), ones), cv2.transform(np.abs(gy, out=gy), ones)
+
+
+def edge_maps(top: np.ndarray) -> Edges:
+    """The rectified view's edges, lightly blurred so a side a pixel off still counts."""
+    return Edges(*_gradients(top, signed=False), top=top)
 
 
 SNAP_SAMPLES = 24  # points sampled along each side
@@ -270,8 +302,9 @@ def snap_cells(cells: Sequence[Candidate], edges: Edges,
     off its card. All cells are searched at once."""
     if not cells:
         return []
-    ex, ey = edges.across_x, edges.across_y
-    h, w = ex.shape
+    # read as flat arrays by one flat index per point (one gather each, not two 2-D ones)
+    ex, ey = edges.across_x.ravel(), edges.across_y.ravel()
+    h, w = edges.across_x.shape
     a = np.radians([c.angle_deg for c in cells])
     right = np.stack([np.cos(a), np.sin(a)], axis=1)  # (N, 2)
     down = np.stack([-np.sin(a), np.cos(a)], axis=1)
@@ -291,11 +324,13 @@ def snap_cells(cells: Sequence[Candidate], edges: Edges,
             support = []
             for sign in (-1.0, 1.0):
                 side = base + sign * half[k][:, None] * normal  # (N, 2)
-                p = (side[:, None, None, :] + t[:, None, :, None] * side_dir[:, None, None, :]
-                     + shifts[:, :, None, None] * normal[:, None, None, :])  # (N, S, K, 2)
-                xi = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, w - 1)
-                yi = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, h - 1)
-                g = ex[yi, xi] * np.abs(normal[:, None, None, 0]) + ey[yi, xi] * np.abs(normal[:, None, None, 1])
+                # the points' y and x (N, S, K): each the same sum as of the points as vectors
+                py, px = (side[:, None, None, c] + t[:, None, :] * side_dir[:, None, None, c]
+                          + shifts[:, :, None] * normal[:, None, None, c] for c in (1, 0))
+                at = np.clip(np.rint(py).astype(np.intp), 0, h - 1)
+                at *= w
+                at += np.clip(np.rint(px).astype(np.intp), 0, w - 1)
+                g = ex.take(at) * np.abs(normal[:, None, None, 0]) + ey.take(at) * np.abs(normal[:, None, None, 1])
                 support.append(g.mean(axis=2))
             both = np.sqrt(support[0] * support[1])  # (N, S)
             best = both.argmax(axis=1)
@@ -814,7 +849,7 @@ def _gradient_frame(comp: np.ndarray, points: np.ndarray, edges: Edges, x: int, 
     a quarter turn): a card's sides and print run along its axes, while a glare spot is smooth and
     a cloth's flecks point every way. None when no direction stands out."""
     h, w = comp.shape
-    gx, gy = (g[y:y + h, x:x + w] for g in (edges.gx, edges.gy))
+    gx, gy = edges.signed(y, y + h, x, x + w)
     inside = comp > 0
     ex, ey = gx[inside], gy[inside]
     mag = np.hypot(ex, ey)

@@ -262,3 +262,22 @@ def test_a_clean_row_has_no_partial_cells():
     frame, _ = view(table, pic)
     det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
     assert len(det.candidates) == 4 and det.partial == []
+
+
+def test_signed_gradients_of_a_window_are_those_of_the_whole_view():
+    """The signed gradients are worked out for a region's window alone: they must be exactly the
+    whole view's there, at the view's borders too, or a frame would turn with the crop."""
+    from vision.detect import edge_maps
+
+    rng = np.random.default_rng(4)
+    ones = np.ones((1, 3), np.float32)
+    for h, w in ((120, 200), (37, 9), (5, 64)):
+        top = cv2.GaussianBlur(rng.integers(0, 256, (h, w, 3), dtype=np.uint8), (0, 0), 1.2)
+        lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
+        whole = [cv2.transform(cv2.Sobel(lab, cv2.CV_32F, dx, 1 - dx, ksize=3), ones) for dx in (1, 0)]
+        edges = edge_maps(top)
+        for _ in range(12):
+            y0, x0 = int(rng.integers(0, h)), int(rng.integers(0, w))
+            y1, x1 = y0 + int(rng.integers(1, h + 1)), x0 + int(rng.integers(1, w + 1))
+            for got, want in zip(edges.signed(y0, y1, x0, x1), whole, strict=True):
+                assert np.array_equal(got, want[y0:y1, x0:x1]), (h, w, y0, y1, x0, x1)
