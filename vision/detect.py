@@ -730,6 +730,9 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
               px_per_mm: float) -> list[_GridFit]:
     """Every card grid (size class, orientation, cells) that explains a region's mask, best first."""
     area = float(np.count_nonzero(sub))
+    # covered px of any cell from four corners of one integral image (the same counts as
+    # counting each cell's pixels)
+    integral = cv2.integral((sub > 0).astype(np.uint8))
     fits: list[_GridFit] = []
     for key in keys:
         short, long_ = key
@@ -744,18 +747,17 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
             hh, ww = sub.shape
             xs = np.linspace(0, ww, nx + 1).round().astype(int)
             ys = np.linspace(0, hh, ny + 1).round().astype(int)
-            cells, partial, covered = [], [], 0.0
-            for j in range(ny):
-                for i in range(nx):
-                    cell = sub[ys[j]:ys[j + 1], xs[i]:xs[i + 1]]
-                    cover = np.count_nonzero(cell) / cell.size if cell.size else 0.0
-                    if cover >= CELL_COVER:
-                        cells.append((i, j))
-                        covered += np.count_nonzero(cell)
-                    elif cover >= PARTIAL_COVER:
-                        partial.append((i, j))
+            tot = (integral[ys[1:, None], xs[None, 1:]] - integral[ys[:-1, None], xs[None, 1:]]
+                   - integral[ys[1:, None], xs[None, :-1]] + integral[ys[:-1, None], xs[None, :-1]])
+            px = (ys[1:] - ys[:-1])[:, None] * (xs[1:] - xs[:-1])[None, :]
+            cover = np.where(px > 0, tot / np.maximum(px, 1), 0.0)  # (ny, nx)
+            full = cover >= CELL_COVER
+            # (row by row, as (i, j))
+            cells = [(int(i), int(j)) for j, i in zip(*np.nonzero(full), strict=True)]
+            partial = [(int(i), int(j)) for j, i in zip(*np.nonzero(~full & (cover >= PARTIAL_COVER)), strict=True)]
             if not cells:
                 continue
+            covered = float(tot[full].sum())
             cell_area = (xs[1] - xs[0]) * (ys[1] - ys[0])
             explained = covered / max(area, 1.0)
             filled = covered / max(len(cells) * cell_area, 1.0)
