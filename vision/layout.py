@@ -18,6 +18,10 @@ from vision.observation import Item, TableSpec
 # Monster Highway stand-in: the board grid is 50 mm cells from the play area's origin.
 MONSTER_CELL_MM = 50.0
 MONSTER_MIN_MM = 30.0  # a standing piece this wide is the monster; smaller ones are cars
+# The games whose playing pieces stand on the cards and tiles the camera reads (the rulebooks:
+# Roundabout's cars reserve places on its cards, Monster Highway's cars and Monster move on its road
+# tiles). Elsewhere nothing stands on a card, so a card is never read past a piece there.
+PIECES_ON_CARDS = frozenset({"roundabout", "monsterhighway"})
 # Unit vectors of each seat: "across" is the player's left-to-right, "away" points from the seat
 # into the table (so a landmark further away than the row lies "above" it).
 SEAT_AXES = {

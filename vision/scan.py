@@ -412,6 +412,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
 
     # the cells of each region's own grid (as placed, and moved onto edges)
     gridded = {id(c) for c in det.candidates} | {id(c.unsnapped) for c in det.candidates if c.unsnapped is not None}
+    # only where the game's pieces stand on its cards is a cell read again past one (an arm over
+    # the cloth beside a Big Sur row read as a landmark tile at 0.85 so)
+    pieces_stand = game in layout.PIECES_ON_CARDS
     regridded: list[detect.Candidate] = []  # cells of the grid read turned (see look)
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     # the grid's cells read together (each as alone, in less time than one at a time)
@@ -518,7 +521,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
         weak = det.regions[region].weak
         for cand, m in found:
-            if not weak and id(cand) in gridded and (m.status != "sure" or m.score < COUNTED):
+            if pieces_stand and not weak and id(cand) in gridded and (m.status != "sure" or m.score < COUNTED):
                 # a car or the Monster standing on a tile of the region's own grid: read it again
                 # without the piece (not a leftover cell: an arm beside a board once read so)
                 # (a reading of no card is taken where its cell lies: its centre followed the wrong face)

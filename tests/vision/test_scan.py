@@ -464,3 +464,37 @@ def test_a_coaster_cut_into_four_tiles_is_not_a_tile():
     check_against_truth(obs, truth, recall=0.9)
     coaster = next(d for d in truth.distractors if d.kind == "coaster")
     assert any(near(u.center_mm, coaster.center_mm, 20) for u in obs.unknowns)
+
+
+@pytest.mark.parametrize("i", [53, 92])
+def test_an_arm_over_the_cloth_beside_a_big_sur_row_is_no_landmark_tile(i):
+    """A hand reaching over a row, its arm across the cloth: a 50 mm cell on the arm was read
+    "past a piece" (its worst fifth left out) as landmark lm-14 at 0.85 and 0.90, and counted.
+    Nothing stands on Big Sur's cards, so no cell there is read past a piece (bench seed 3, the
+    photo-like pack)."""
+    pack, frame, truth = bench_scene("bigsur", i, photo=True, seed=3)
+    obs = scan(frame, "bigsur", pack=pack)
+    check_against_truth(obs, truth, recall=0.8)
+
+
+@pytest.mark.parametrize("game", ["bigsur", "highwayman", "highwaysbyways", "monsterhighway"])
+def test_cells_are_read_past_a_piece_only_in_games_whose_pieces_stand_on_cards(monkeypatch, game):
+    """Only Roundabout's cars and Monster Highway's cars and Monster stand on the cards and tiles
+    the camera reads: in the other games no cell is read again past a piece."""
+    import sys
+
+    from vision import layout
+
+    scan_module = sys.modules["vision.scan"]  # (the package's `scan` is the function)
+
+    calls = []
+    real = scan_module.read_past_a_piece
+    monkeypatch.setattr(scan_module, "read_past_a_piece", lambda *a, **k: calls.append(a) or real(*a, **k))
+    pack = proxy_pack(game)
+    scene = random_scene(game, pack, np.random.default_rng([5, 3]), 0.9)
+    frame, _ = render_scene(scene, seed=11)
+    scan_module.scan(frame, game, pack=pack)
+    if game in layout.PIECES_ON_CARDS:
+        assert calls, "a tile with a car on it would never be read past the car"
+    else:
+        assert not calls
