@@ -377,37 +377,8 @@ def rectify(frame: np.ndarray, calibration: Calibration, px_per_mm: float = DETE
             shrink = 1.0 / int(1.0 / shrink)
         src = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA if area else cv2.INTER_LINEAR)
         m = np.diag([shrink, shrink, 1.0]) @ m
-    xy, frac = _warp_map(m, size)
-    return cv2.remap(src, xy, frac, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-# The kiosk scans one calibration again and again (recheck returns the same one while the markers
-# stay put): where each view pixel comes from in the frame is worked out once per homography, and
-# the warp is then a remap (2.4 ms for the bench's 1000 x 700 mm view, against 4.4 ms for
-# warpPerspective, which works the places out again on every frame). Building a map takes about
-# 10 ms; each is 4.2 MB.
-WARPS_KEPT = 2
-_WARPS: dict[tuple[bytes, tuple[int, int]], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _warp_map(m: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """For each pixel of a view of `size` (w, h), where it lies in the source under the inverse
-    homography m, as cv2.remap's fixed-point maps (whole pixels, and 1/32 px fractions)."""
-    key = (np.ascontiguousarray(m, np.float64).tobytes(), size)
-    found = _WARPS.get(key)
-    if found is not None:
-        return found
-    w, h = size
-    x = np.arange(w, dtype=np.float64)[None, :]
-    y = np.arange(h, dtype=np.float64)[:, None]
-    d = m[2, 0] * x + (m[2, 1] * y + m[2, 2])
-    d = np.divide(1.0, d, out=np.zeros_like(d), where=d != 0)
-    mx = ((m[0, 0] * x + (m[0, 1] * y + m[0, 2])) * d).astype(np.float32)
-    my = ((m[1, 0] * x + (m[1, 1] * y + m[1, 2])) * d).astype(np.float32)
-    found = cv2.convertMaps(mx, my, cv2.CV_16SC2)
-    trim(_WARPS, WARPS_KEPT - 1)
-    _WARPS[key] = found
-    return found
+    return cv2.warpPerspective(src, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_PER_MM,
@@ -538,13 +509,8 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     h, w = lab.shape[:2]
     # at a third of a px per mm whatever the view's scale: the colours are learned from the same
     # detail, at the same cost, at any detection scale
-    hw, hh = int(w / (3 * px_per_mm)), int(h / (3 * px_per_mm))
-    whole = round(3 * px_per_mm)
-    if whole >= 2 and abs(3 * px_per_mm - whole) < 1e-9:
-        # by a whole factor, from the view less its last px or two: OpenCV's area resize takes
-        # 0.7 ms so, and 2.8 ms for the factor 3.003 of a 1000 px view to 333 px
-        lab = lab[:hh * whole, :hw * whole]
-    half = cv2.resize(lab, (hw, hh), interpolation=cv2.INTER_AREA)
+    half = cv2.resize(lab, (int(w / (3 * px_per_mm)), int(h / (3 * px_per_mm))), interpolation=cv2.INTER_AREA)
+    hh, hw = half.shape[:2]
     if light is not None:
         # Uneven light leaves each shade of the cloth only where its light is, and a shade not
         # spread over the table passes for cards (a wood under a lamp, a pink cloth darkened at

@@ -281,22 +281,3 @@ def test_signed_gradients_of_a_window_are_those_of_the_whole_view():
             y1, x1 = y0 + int(rng.integers(1, h + 1)), x0 + int(rng.integers(1, w + 1))
             for got, want in zip(edges.signed(y0, y1, x0, x1), whole, strict=True):
                 assert np.array_equal(got, want[y0:y1, x0:x1]), (h, w, y0, y1, x0, x1)
-
-
-def test_the_warp_map_kept_per_homography_gives_the_perspective_warp():
-    """The view is warped through a map worked out once per homography: it must be OpenCV's
-    perspective warp (to a grey level or so: remap interpolates in 1/32 px steps), and a second
-    homography must get its own map, never the first one's."""
-    from vision.detect import _warp_map
-
-    rng = np.random.default_rng(8)
-    frame = cv2.GaussianBlur(rng.integers(0, 256, (360, 640, 3), dtype=np.uint8), (0, 0), 2.0)
-    size = (300, 210)
-    for tilt in (0.0, 4e-4, -3e-4):
-        m = np.array([[1.6, 0.12, 40.0], [-0.05, 1.5, 25.0], [tilt, 2e-4, 1.0]])
-        want = cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE).astype(int)
-        got = cv2.remap(frame, *_warp_map(m, size), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(int)
-        assert got.shape == want.shape
-        assert np.abs(got - want).max() <= 3 and np.abs(got - want).mean() < 0.2, tilt
-        assert _warp_map(m.copy(), size)[0] is _warp_map(m, size)[0]  # kept, not built again
