@@ -14,6 +14,12 @@ class ScanError(SessionError):
         super().__init__(message)
         self.spot = spot
 
+    @classmethod
+    def unexpected(cls, what: str, exc: BaseException) -> ScanError:
+        """A fault that is not a reading's own (a bug, memory, a camera driver), as the one
+        sentence the players see: `what` failed, and what they can do about it."""
+        return cls(f"{what} ({type(exc).__name__}: {exc}); try again, or enter the play by hand")
+
 
 class TableNotStill(ScanError):
     """Hands kept moving over the table while the app waited for a still picture."""

@@ -476,8 +476,7 @@ class Session:
             return Capture(None, error=exc)
         except Exception as exc:  # a camera driver's own fault: the turn stays open, say so
             log.exception("the camera failed while waiting for a still table")
-            return Capture(None, error=ScanError(f"the camera failed ({type(exc).__name__}: {exc}); "
-                                                 "try again, or enter the play by hand"))
+            return Capture(None, error=ScanError.unexpected("the camera failed", exc))
         image = frame.image
         # The turn's JPEG (stored with its action, in the same transaction) is compressed on a
         # second thread while the recogniser reads the picture: OpenCV lets go of the GIL for
@@ -493,9 +492,8 @@ class Session:
             # worker: the app would wait for its answer for ever. Nothing was read, the game is
             # untouched, and the players can scan again or enter the play by hand.
             log.exception("the recogniser failed on this picture")
-            return Capture(image, error=ScanError(f"the picture could not be read (the recogniser failed: "
-                                                  f"{type(exc).__name__}: {exc}); try again, or enter the "
-                                                  "play by hand"), jpeg=encoder.result(or_none=True))
+            return Capture(image, error=ScanError.unexpected("the picture could not be read: the recogniser failed", exc),
+                           jpeg=encoder.result(or_none=True))
         try:
             jpeg = encoder.result()
         except ScanError as exc:

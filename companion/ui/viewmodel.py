@@ -155,8 +155,7 @@ class TableModel(EventDispatcher):
             try:
                 capture = session.capture(self.source)
             except Exception as exc:  # a worker that dies would leave the app "reading" for ever
-                capture = Capture(None, error=ScanError(f"the table could not be read ({type(exc).__name__}: "
-                                                        f"{exc}); try again, or enter the play by hand"))
+                capture = Capture(None, error=ScanError.unexpected("the table could not be read", exc))
             Clock.schedule_once(lambda dt: self._captured(session, capture, after, baseline), 0)
 
         self._worker = threading.Thread(target=work, name="end-of-turn scan", daemon=True)
