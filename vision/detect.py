@@ -32,6 +32,11 @@ CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 # card on wood, a forest on green felt): a place only a sure reading counts (see Detection.partial)
 PARTIAL_COVER = 0.2
 EDGE_CELL_COVER = 0.3  # ... in a lattice laid on the picture's edges
+# a region smaller than a card whose one side matches a card's within this share, and whose other
+# is at least FLUSH_SHORT of the card's (and short of it by FLUSH_SIDE), may be the visible part
+# of a card whose rest is the cloth's colour: cells flush with its ends (see _flush_cells)
+FLUSH_SIDE = 0.12
+FLUSH_SHORT = 0.3
 ROUND = 0.85  # a convex region (its area at least CONVEX of its hull's) filling less of its rectangle
 CONVEX = 0.95  # ... than ROUND is no cards
 HULL_COVER = 0.4  # ... a region no grid explains is tried as its hull when it covers this much of it
@@ -1076,10 +1081,41 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                                                                          o.center_mm[1] - c.center_mm[1]) < 6.0
                                    for o in partial)]
         alternatives[lab] = ranked[1:]
+        if area < 0.8 * max(k[0] * k[1] for k in size_keys) * px_per_mm**2:
+            partial += _flush_cells(origin, u, v, l1, l2, size_keys, lab, px_per_mm)
     det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges)
     det.candidates = det.snap(candidates)
     det.partial = det.snap(partial)
     return det
+
+
+def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2: float,
+                 size_keys: Sequence[tuple[float, float]], lab: int, px_per_mm: float) -> list[Candidate]:
+    """Cards a region may be the visible part of: one whose side the region's side matches
+    (FLUSH_SIDE) while the region falls short of its other side (dark cards on dark wood left the
+    mask a 61 x 45 mm strip of each 63 x 88 mm card, read as a 50 mm tile). The rest of such a
+    card is the cloth's colour, beyond either end of the region: a cell flush with each end."""
+    out: list[Candidate] = []
+    for short, long_ in size_keys:
+        for side, other in ((short, long_), (long_, short)) if short != long_ else ((short, long_),):
+            for across, along, a_len, b_len in ((u, v, l1, l2), (v, u, l2, l1)):
+                # `across` the region matches the card's `side`; along it the region is short of `other`
+                if abs(a_len - side * px_per_mm) > FLUSH_SIDE * side * px_per_mm \
+                        or not FLUSH_SHORT * other * px_per_mm <= b_len < (1 - FLUSH_SIDE) * other * px_per_mm:
+                    continue
+                long_dir = along if other == long_ else across
+                angle = _up_angle(long_dir, short == long_)
+                a = np.radians(angle)
+                right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+                half = np.array([short, long_]) / 2
+                mid = origin + across * a_len / 2
+                for at in (other * px_per_mm / 2, b_len - other * px_per_mm / 2):
+                    c = (mid + along * at) / px_per_mm
+                    corners = tuple((float(p[0]), float(p[1])) for p in (
+                        c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],
+                        c + right * half[0] + down * half[1], c - right * half[0] + down * half[1]))
+                    out.append(Candidate((float(c[0]), float(c[1])), angle, (short, long_), lab, corners))
+    return out
 
 
 def _hull(comp: np.ndarray, outline: np.ndarray, area: int) -> np.ndarray | None:

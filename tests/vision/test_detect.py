@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import ARUCO_DICTIONARY, calibrate, marker_table_corners
-from vision.detect import find
+from vision.detect import _flush_cells, find
 from vision.observation import TableSpec
 
 TEX = 2  # px per mm of the flat table picture the camera view is warped from
@@ -281,3 +281,26 @@ def test_signed_gradients_of_a_window_are_those_of_the_whole_view():
             y1, x1 = y0 + int(rng.integers(1, h + 1)), x0 + int(rng.integers(1, w + 1))
             for got, want in zip(edges.signed(y0, y1, x0, x1), whole, strict=True):
                 assert np.array_equal(got, want[y0:y1, x0:x1]), (h, w, y0, y1, x0, x1)
+
+
+def test_a_strip_one_card_wide_gives_a_card_flush_with_either_end():
+    """A 61 x 45 mm region (the visible end of a 63 x 88 mm card whose rest is the cloth's
+    colour): one upright card cell flush with its top, one with its bottom; no 50 mm tile (its
+    sides match neither of the strip's)."""
+    cells = _flush_cells(np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 61.0, 45.0,
+                         [(50.0, 50.0), (63.0, 88.0)], 7, 1.0)
+    assert sorted((round(c.center_mm[0], 1), round(c.center_mm[1], 1)) for c in cells) == [(130.5, 101.0), (130.5, 144.0)]
+    assert all(c.size_key == (63.0, 88.0) and abs(c.angle_deg) < 1e-6 and c.region == 7 for c in cells)
+    # turned a quarter: the strip lies across the table, the card's long side along x
+    cells = _flush_cells(np.array([100.0, 100.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 45.0, 61.0,
+                         [(63.0, 88.0)], 7, 1.0)
+    assert sorted((round(c.center_mm[0], 1), round(c.center_mm[1], 1)) for c in cells) == [(101.0, 130.5), (144.0, 130.5)]
+    assert all(abs(abs(c.angle_deg) - 90) < 1e-6 for c in cells)
+
+
+def test_no_flush_cells_for_a_region_no_card_side_matches():
+    assert _flush_cells(np.array([0.0, 0.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 40.0, 30.0,
+                        [(50.0, 50.0), (63.0, 88.0)], 1, 1.0) == []
+    # a whole card is no strip of one
+    assert _flush_cells(np.array([0.0, 0.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 63.0, 88.0,
+                        [(63.0, 88.0)], 1, 1.0) == []

@@ -498,3 +498,20 @@ def test_cells_are_read_past_a_piece_only_in_games_whose_pieces_stand_on_cards(m
         assert calls, "a tile with a car on it would never be read past the car"
     else:
         assert not calls
+
+
+def test_dark_cards_on_dark_wood_are_read_where_the_mask_left_them_bare():
+    """Dark photo-like cards on dark wood (bench seed 2, scene 23): the cloth's colours took in
+    all of a row of nine but its two end cards, and left of three of the four cards above it a
+    61 x 45 mm strip, split as a 50 mm tile. Seven cards of the row and all four above were lost
+    without a word. A sure card's neighbour along a line of cards is now read where the mask is
+    bare, and a strip one card wide as the card it may be the visible end of. (The fourth card
+    above, bs-08, left nothing in the mask and continues no line: it is still lost.)"""
+    pack, frame, truth = bench_scene("bigsur", 23, photo=True, seed=2)
+    obs = scan(frame, "bigsur", pack=pack)
+    row = [t for t in truth.items if t.center_mm[1] > 600]
+    strips = [t for t in truth.items if t.id in ("bs-starter-stone", "bs-11", "bs-44")]
+    assert len(row) == 9 and len(strips) == 3
+    for t in row + strips:
+        assert any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items), t.id
+    check_against_truth(obs, truth, recall=0.6)
