@@ -338,6 +338,29 @@ def _beyond_the_box(obs: Observation, catalog: dict[str, dict[str, Any]]) -> Non
                             "check those cards")
 
 
+def _covered_by_cards(obs: Observation, cell_sizes: Sequence[tuple[float, float]]) -> None:
+    """What a counted card lies over is that card: a cell of a region's split whose centre falls
+    on a counted card is no other thing. A dark card's strip fitted as a 50 mm tile stayed an
+    unknown ("?") drawn on the card read there, and a tile cell read unsure inside a card grown
+    beside a sure one stayed listed for the players to check. Unsure readings and card-cell
+    unknowns there go; an unknown of its own shape (a phone, a hand) stays."""
+    quads = [np.asarray(it.corners_mm, np.float64) for it in obs.items]
+    if not quads:
+        return
+    corners = np.stack(quads)  # (N, 4, 2)
+    sides = np.roll(corners, -1, axis=1) - corners
+
+    def on_a_card(p: Sequence[float]) -> bool:
+        r = np.asarray(p, np.float64)[None, None, :] - corners
+        cross = sides[..., 0] * r[..., 1] - sides[..., 1] * r[..., 0]
+        return bool(((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)).any())
+
+    cells = {tuple(sorted(k)) for k in cell_sizes}
+    obs.unsure = [u for u in obs.unsure if not on_a_card(u.center_mm)]
+    obs.unknowns = [u for u in obs.unknowns
+                    if tuple(sorted(u.size_mm)) not in cells or not on_a_card(u.center_mm)]
+
+
 def _x_angle(up_angle: float) -> float:
     """A region's rectangle angle: its first side's direction is `up_angle` clockwise from table
     "up", i.e. up_angle - 90 clockwise from table x."""
@@ -594,6 +617,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     catalog = _catalog(game)
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
+    _covered_by_cards(obs, index.size_keys)
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
     # pieces inside something unknown are its parts (icons on a phone), not playing pieces

@@ -515,3 +515,31 @@ def test_dark_cards_on_dark_wood_are_read_where_the_mask_left_them_bare():
     for t in row + strips:
         assert any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items), t.id
     check_against_truth(obs, truth, recall=0.6)
+    # the strips' 50 mm tile cells were left as unknowns ("?") drawn on the cards read there, and
+    # a tile cell read unsure inside a grown card was listed for the players: a counted card's
+    # place is that card
+    for u in obs.unknowns + obs.unsure:
+        assert not any(near(u.center_mm, it.center_mm, 0.5 * min(it.size_mm)) for it in obs.items), u
+
+
+def test_what_a_counted_card_lies_over_is_that_card_but_a_phone_on_it_stays():
+    """Unsure readings and card-cell unknowns whose centre falls on a counted card go; an unknown
+    of its own shape there (a phone laid on a card) and anything beside the card stay."""
+    import sys
+
+    from vision.observation import Item, Observation, Unknown
+
+    scan_module = sys.modules["vision.scan"]
+    card = Item("bs-01", 0.0, (100.0, 100.0), (63.0, 88.0), 0.95,
+                ((68.5, 56.0), (131.5, 56.0), (131.5, 144.0), (68.5, 144.0)))
+    on_it = Item("lm-11", 0.0, (110.0, 120.0), (50.0, 50.0), 0.63,
+                 ((85.0, 95.0), (135.0, 95.0), (135.0, 145.0), (85.0, 145.0)))
+    beside = dataclasses.replace(on_it, center_mm=(170.0, 100.0))
+    obs = Observation("bigsur", items=[card], unsure=[on_it, beside],
+                      unknowns=[Unknown((100.0, 80.0), (50.0, 50.0), "not a card of this pack"),
+                                Unknown((100.0, 90.0), (71.0, 146.0), "not card-shaped"),
+                                Unknown((200.0, 100.0), (50.0, 50.0), "not a card of this pack")])
+    scan_module._covered_by_cards(obs, [(50.0, 50.0), (63.0, 88.0)])
+    assert obs.items == [card]
+    assert obs.unsure == [beside]
+    assert [u.center_mm for u in obs.unknowns] == [(100.0, 90.0), (200.0, 100.0)]
