@@ -1103,18 +1103,10 @@ def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2
                 if abs(a_len - side * px_per_mm) > FLUSH_SIDE * side * px_per_mm \
                         or not FLUSH_SHORT * other * px_per_mm <= b_len < (1 - FLUSH_SIDE) * other * px_per_mm:
                     continue
-                long_dir = along if other == long_ else across
-                angle = _up_angle(long_dir, short == long_)
-                a = np.radians(angle)
-                right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-                half = np.array([short, long_]) / 2
+                angle = _up_angle(along if other == long_ else across, short == long_)
                 mid = origin + across * a_len / 2
-                for at in (other * px_per_mm / 2, b_len - other * px_per_mm / 2):
-                    c = (mid + along * at) / px_per_mm
-                    corners = tuple((float(p[0]), float(p[1])) for p in (
-                        c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],
-                        c + right * half[0] + down * half[1], c - right * half[0] + down * half[1]))
-                    out.append(Candidate((float(c[0]), float(c[1])), angle, (short, long_), lab, corners))
+                out += [_candidate((mid + along * at) / px_per_mm, angle, (short, long_), lab)
+                        for at in (other * px_per_mm / 2, b_len - other * px_per_mm / 2)]
     return out
 
 
@@ -1157,18 +1149,20 @@ def _cells(fit: _GridFit, frame_: tuple[np.ndarray, np.ndarray, np.ndarray, floa
     long_dir = u if fit.long_along_u else v
     angle = _up_angle(long_dir, square)
     cw, ch = l1 / fit.nx, l2 / fit.ny
-    short, long_ = fit.key
-    half = np.array([short, long_]) / 2
+    return [_candidate((origin + u * (i + 0.5) * cw + v * (j + 0.5) * ch) / px_per_mm, angle, fit.key, lab)
+            for i, j in (fit.partial if partial else fit.cells)]
+
+
+def _candidate(c: np.ndarray, angle: float, key: tuple[float, float], lab: int) -> Candidate:
+    """A cell of size class `key` centred at c (mm) whose long axis points along angle, with its
+    corners."""
+    half = np.array(key) / 2
     a = np.radians(angle)
     right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    out = []
-    for i, j in fit.partial if partial else fit.cells:
-        c = (origin + u * (i + 0.5) * cw + v * (j + 0.5) * ch) / px_per_mm
-        corners = tuple((float(p[0]), float(p[1])) for p in (
-            c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],
-            c + right * half[0] + down * half[1], c - right * half[0] + down * half[1]))
-        out.append(Candidate((float(c[0]), float(c[1])), angle, fit.key, lab, corners))
-    return out
+    corners = tuple((float(p[0]), float(p[1])) for p in (
+        c - right * half[0] - down * half[1], c + right * half[0] - down * half[1],
+        c + right * half[0] + down * half[1], c - right * half[0] + down * half[1]))
+    return Candidate((float(c[0]), float(c[1])), angle, key, lab, corners)
 
 
 def _region(top: np.ndarray, comp: np.ndarray, offset: tuple[int, int], origin: np.ndarray, u: np.ndarray,

@@ -277,6 +277,7 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
                 if take(got):
                     grown.append(got)
         if bare:
+            # (snap_cells, not det.snap: every bare place is read, none merged into another)
             cells = detect.snap_cells(bare, det.edges, det.px_per_mm) if det.edges is not None else bare
             first = first_look(cells)
             # the best first: two bare places may reach one card
@@ -452,6 +453,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id,
                                    rotation=rotation % (360 / sym) if sym > 1 else rotation, symmetry=sym)
 
+    def first_look(cells: Sequence[detect.Candidate]) -> list[Match]:
+        """Each cell's reading as placed (read together: each as alone, in less time)."""
+        return index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in cells])
+
     def look(c: detect.Candidate, reading: Match | None = None) -> tuple[detect.Candidate, Match]:
         m = tell_apart(reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key))
         if (m.status != "sure" or m.score < WEAK_SURE) and c.unsnapped is not None:
@@ -475,8 +480,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 return turned[k], tell_apart(again[k])
         return c, m
 
-    def first_look(cells: Sequence[detect.Candidate]) -> list[Match]:
-        return index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in cells])
 
     # the cells of each region's own grid (as placed, and moved onto edges)
     gridded = {id(c) for c in det.candidates} | {id(c.unsnapped) for c in det.candidates if c.unsnapped is not None}
@@ -486,7 +489,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     regridded: list[detect.Candidate] = []  # cells of the grid read turned (see look)
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     # the grid's cells read together (each as alone, in less time than one at a time)
-    readings = index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in det.candidates])
+    readings = first_look(det.candidates)
     for cand, reading in zip(det.candidates, readings, strict=True):
         by_region.setdefault(cand.region, []).append(look(cand, reading))
     for region, found in by_region.items():
