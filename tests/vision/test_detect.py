@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import ARUCO_DICTIONARY, calibrate, marker_table_corners
-from vision.detect import _flush_cells, find
+from vision.detect import _completed, _flush_cells, find
 from vision.observation import TableSpec
 
 TEX = 2  # px per mm of the flat table picture the camera view is warped from
@@ -304,3 +304,45 @@ def test_no_flush_cells_for_a_region_no_card_side_matches():
     # a whole card is no strip of one
     assert _flush_cells(np.array([0.0, 0.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 63.0, 88.0,
                         [(63.0, 88.0)], 1, 1.0) == []
+
+
+def _fragment_in(strength: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """The mask of the strong part of `strength` in the box (x, y, w, h), as find hands it on."""
+    return (strength[y:y + h, x:x + w] > 1.0).astype(np.uint8) * 255
+
+
+def test_a_fragment_of_print_is_followed_into_its_card_frame():
+    """A green tile on green felt: the mask held its road (strength 1.9) and nothing of its frame,
+    which differs from the cloth only weakly (0.8) and has gaps of a few mm. The fragment grows
+    into the whole 50 mm tile; a fragment with nothing weaker around it stays what it was."""
+    strength = np.zeros((300, 300), np.float32)
+    strength[100:150, 100:150] = 0.8  # the tile's frame, 3 px wide
+    strength[103:147, 103:147] = 0.0
+    strength[100:104, 120:124] = 0.0  # gaps in the frame
+    strength[130:134, 146:150] = 0.0
+    strength[115:135, 102:148] = 1.9  # the road across it, from side to side
+    comp = _fragment_in(strength, 102, 115, 46, 20)
+    grown = _completed(strength, comp, 102, 115, 2500.0, 88.0, 1.0)
+    assert grown is not None
+    mask, x, y, area = grown
+    assert (x, y) == (100, 100) and mask.shape == (50, 50)
+    assert 0.9 * 2500 <= area <= 2500  # the frame closed and filled: the whole tile
+    # nothing weaker around the road: no card to complete
+    alone = np.zeros_like(strength)
+    alone[115:135, 102:148] = 1.9
+    assert _completed(alone, _fragment_in(alone, 102, 115, 46, 20), 102, 115, 2500.0, 88.0, 1.0) is None
+
+
+def test_a_fragment_in_the_cloths_own_shading_is_no_card():
+    """A fragment inside a wide patch of weak difference (light falling off across the cloth)
+    grows past a card's length: no card is made of it, however big the patch."""
+    strength = np.zeros((400, 400), np.float32)
+    strength[50:350, 50:350] = 0.7  # a pool of shade 300 mm across
+    strength[180:200, 180:210] = 1.9
+    comp = _fragment_in(strength, 180, 180, 30, 20)
+    assert _completed(strength, comp, 180, 180, 2500.0, 88.0, 1.0) is None
+    # at the edge of the picture the window is cut short, and still nothing card-sized is made
+    edge = np.zeros((120, 120), np.float32)
+    edge[:, :] = 0.7
+    edge[10:30, 10:40] = 1.9
+    assert _completed(edge, _fragment_in(edge, 10, 10, 30, 20), 10, 10, 2500.0, 88.0, 1.0) is None

@@ -543,3 +543,15 @@ def test_what_a_counted_card_lies_over_is_that_card_but_a_phone_on_it_stays():
     assert obs.items == [card]
     assert obs.unsure == [beside]
     assert [u.center_mm for u in obs.unknowns] == [(100.0, 90.0), (200.0, 100.0)]
+
+
+def test_a_tile_the_colour_of_the_felt_is_found_from_what_the_mask_holds_of_it():
+    """A green Home Base tile on green felt (bench seed 3, scene 72): the mask held its road and a
+    few bits of its frame, each too small for a card, and the tile was lost without a word. The
+    road is followed into the weaker frame around it, which makes one tile's region."""
+    pack, frame, truth = bench_scene("monsterhighway", 72, seed=3)
+    home = next(t for t in truth.items if t.id == "home-base-sw")
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert any(it.id == "home-base-sw" and near(it.center_mm, home.center_mm, 10) for it in obs.items)
+    check_against_truth(obs, truth, recall=0.6)
+
