@@ -47,6 +47,11 @@ GROW_TOUCH = 0.1
 # A cell not read sure with a clear score is read again turned by these many degrees either way
 # (its region's frame may be tilted off its cards): the best sure reading of those replaces it.
 TURN_TRIES = (-12.0, -8.0, -4.0, 4.0, 8.0, 12.0)
+# A place read, in the end, as no card or not clearly one, whose best-fitting face lay at least
+# RECENTRE_MM off the cell (at the edge of the recogniser's few mm of slack), is read again
+# where that face fitted, up to RECENTRE_TRIES times (see _recentred)
+RECENTRE_MM = 3.0
+RECENTRE_TRIES = 2
 RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split again
 # A match in a region no grid explains is counted only from this score (below it, it is listed as
 # unsure). In 1,000 bench scenes (seeds 1-3) 22 of the 33 sure matches there that were right
@@ -294,6 +299,32 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     return found
 
 
+def _recentred(found: list[tuple[detect.Candidate, Match]], look: Look) -> list[tuple[detect.Candidate, Match]]:
+    """A region's readings with each place not read sure with a clear score (WEAK_SURE) read
+    again where its best-fitting face lay, when that is RECENTRE_MM or more off the cell: the
+    recogniser slides a face only a few mm, and a card farther off its cell (cells drifting along
+    a row laid by hand) fits at the edge of that slack. Only a sure reading of the same card with a
+    clear score there replaces the place's reading, and only where no sure card lies. Done once the splits
+    are settled: a reading moved so must not make another split of the region win."""
+    out = list(found)
+    for n, (c, m) in enumerate(found):
+        if m.status == "sure" and m.score >= WEAK_SURE:
+            continue
+        cell, best = c, m
+        for _ in range(RECENTRE_TRIES):
+            if best.id is None or np.hypot(best.center_mm[0] - cell.center_mm[0],
+                                           best.center_mm[1] - cell.center_mm[1]) < RECENTRE_MM:
+                break
+            cell, best = look(dataclasses.replace(cell, center_mm=best.center_mm, unsnapped=None))
+        # the same card, better placed: another card read there is a search's chance match (a
+        # patterned cloth's glare, read unsure as one byway card, read 0.87 sure as another one
+        # 20 mm on)
+        if (best.status == "sure" and best.score >= WEAK_SURE and best.score > m.score and best.id == m.id
+                and all(_apart(cell, o) for k, (o, om) in enumerate(out) if k != n and om.status == "sure")):
+            out[n] = (cell, best)
+    return out
+
+
 def _one_per_place(obs: Observation) -> None:
     """One card per place. Two regions side by side may both reach over one tile (a card-sized
     region beside a board, a grid's partly covered place), and each read it: the same tile was
@@ -528,6 +559,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                     if clear:
                         by_region[region] = _grow([(o, om) for o, om in settled if all(_apart(o, c) for c, _ in clear)]
                                                   + clear, det, region, look, first_look)
+    for region, found in by_region.items():
+        by_region[region] = _recentred(found, look)
     # the places of a region's grid its mask covers only in part (a brown card on wood, a forest
     # on green felt): a card there counts when it is read sure with a clear score and is no card
     # already read; anything less is taken for the cloth, as before (no listing, no unknown)

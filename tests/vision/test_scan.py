@@ -555,3 +555,59 @@ def test_a_tile_the_colour_of_the_felt_is_found_from_what_the_mask_holds_of_it()
     assert any(it.id == "home-base-sw" and near(it.center_mm, home.center_mm, 10) for it in obs.items)
     check_against_truth(obs, truth, recall=0.6)
 
+
+def test_a_card_beyond_the_recognisers_slack_is_read_where_its_face_fitted():
+    """Two road tiles of a Monster Highway road (bench seed 3, scene 67) were read unsure (0.68,
+    0.70): their cells lay more than the recogniser's few mm of slack off the tiles, and the faces
+    fitted at the edge of it. Read again where the faces fitted, they are sure (0.88, 0.93)."""
+    pack, frame, truth = bench_scene("monsterhighway", 67, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    for at in ((525, 525), (575, 525)):
+        t = next(t for t in truth.items if near(t.center_mm, at, 5))
+        assert t.id == "road-straight"
+        assert any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items), at
+    check_against_truth(obs, truth, recall=0.6)
+
+
+def test_recentred_takes_a_sure_reading_where_the_face_fitted_and_nothing_less():
+    """_recentred on made-up readings: a place read unsure whose face fitted 5 mm off is read
+    there; a sure clear reading of the same card there replaces it; an unsure one, another card's
+    and one on a place a sure card holds do not. A clear sure reading and a reading of no card are left alone."""
+    import sys
+
+    from vision.detect import Candidate
+    from vision.identify import Match
+
+    scan_module = sys.modules["vision.scan"]
+
+    def match(status, score, at, cid="bs-01"):
+        return Match(status, cid if status != "unknown" else None, 0.0, score, 0.2, at)
+
+    looked = []
+
+    def look(c):
+        looked.append(c.center_mm)
+        return c, answers[c.center_mm]
+
+    cell = Candidate((100.0, 100.0), 0.0, (63.0, 88.0), 1)
+    answers = {(105.0, 100.0): match("sure", 0.9, (105.5, 100.0))}
+    got = scan_module._recentred([(cell, match("unsure", 0.7, (105.0, 100.0)))], look)
+    assert looked == [(105.0, 100.0)] and got[0][1].status == "sure" and got[0][0].center_mm == (105.0, 100.0)
+    # read again there, still not sure: the reading stays as it was
+    answers = {(105.0, 100.0): match("unsure", 0.75, (105.5, 100.0))}
+    first = (cell, match("unsure", 0.7, (105.0, 100.0)))
+    assert scan_module._recentred([first], look) == [first]
+    # another card read sure there: a chance match of the search, not this card better placed
+    answers = {(105.0, 100.0): match("sure", 0.9, (105.5, 100.0), "bs-02")}
+    assert scan_module._recentred([first], look) == [first]
+    # the place a sure card holds: no second card there
+    answers = {(160.0, 100.0): match("sure", 0.9, (160.0, 100.0), "bs-02")}
+    held = (Candidate((165.0, 100.0), 0.0, (63.0, 88.0), 1), match("sure", 0.95, (165.0, 100.0), "bs-03"))
+    off = (cell, match("unsure", 0.7, (160.0, 100.0)))
+    assert scan_module._recentred([held, off], look) == [held, off]
+    # a face that fitted on the cell, a clear sure card and no card at all: nothing read again
+    looked.clear()
+    readings = [(cell, match("unsure", 0.7, (101.0, 100.0))), (cell, match("sure", 0.9, (107.0, 100.0))),
+                (cell, match("unknown", 0.3, (108.0, 100.0)))]
+    assert scan_module._recentred(readings, look) == readings and looked == []
+
