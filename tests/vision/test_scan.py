@@ -570,9 +570,11 @@ def test_a_card_beyond_the_recognisers_slack_is_read_where_its_face_fitted():
 
 
 def test_recentred_takes_a_sure_reading_where_the_face_fitted_and_nothing_less():
-    """_recentred on made-up readings: a place read unsure whose face fitted 5 mm off is read
-    there; a sure clear reading of the same card there replaces it; an unsure one, another card's
-    and one on a place a sure card holds do not. A clear sure reading and a reading of no card are left alone."""
+    """_recentred on made-up readings of a region that holds a sure card (a row): a place read
+    unsure whose face fitted 5 mm off is read there; a sure clear reading of the same card there
+    replaces it; an unsure one, another card's and one on a place a sure card holds do not. A
+    clear sure reading and a reading of no card are left alone, and a region with no sure card
+    (a lone cell on a check cloth) is not read again at all."""
     import sys
 
     from vision.detect import Candidate
@@ -589,17 +591,22 @@ def test_recentred_takes_a_sure_reading_where_the_face_fitted_and_nothing_less()
         looked.append(c.center_mm)
         return c, answers[c.center_mm]
 
+    row = (Candidate((300.0, 100.0), 0.0, (63.0, 88.0), 1), match("sure", 0.95, (300.0, 100.0), "bs-09"))
     cell = Candidate((100.0, 100.0), 0.0, (63.0, 88.0), 1)
     answers = {(105.0, 100.0): match("sure", 0.9, (105.5, 100.0))}
-    got = scan_module._recentred([(cell, match("unsure", 0.7, (105.0, 100.0)))], look)
-    assert looked == [(105.0, 100.0)] and got[0][1].status == "sure" and got[0][0].center_mm == (105.0, 100.0)
+    got = scan_module._recentred([row, (cell, match("unsure", 0.7, (105.0, 100.0)))], look)
+    assert looked == [(105.0, 100.0)] and got[1][1].status == "sure" and got[1][0].center_mm == (105.0, 100.0)
+    # the same, alone in its region: no row, no second look
+    looked.clear()
+    alone = [(cell, match("unsure", 0.7, (105.0, 100.0)))]
+    assert scan_module._recentred(alone, look) == alone and looked == []
     # read again there, still not sure: the reading stays as it was
     answers = {(105.0, 100.0): match("unsure", 0.75, (105.5, 100.0))}
     first = (cell, match("unsure", 0.7, (105.0, 100.0)))
-    assert scan_module._recentred([first], look) == [first]
+    assert scan_module._recentred([row, first], look) == [row, first]
     # another card read sure there: a chance match of the search, not this card better placed
     answers = {(105.0, 100.0): match("sure", 0.9, (105.5, 100.0), "bs-02")}
-    assert scan_module._recentred([first], look) == [first]
+    assert scan_module._recentred([row, first], look) == [row, first]
     # the place a sure card holds: no second card there
     answers = {(160.0, 100.0): match("sure", 0.9, (160.0, 100.0), "bs-02")}
     held = (Candidate((165.0, 100.0), 0.0, (63.0, 88.0), 1), match("sure", 0.95, (165.0, 100.0), "bs-03"))
@@ -607,10 +614,9 @@ def test_recentred_takes_a_sure_reading_where_the_face_fitted_and_nothing_less()
     assert scan_module._recentred([held, off], look) == [held, off]
     # a face that fitted on the cell, a clear sure card and no card at all: nothing read again
     looked.clear()
-    readings = [(cell, match("unsure", 0.7, (101.0, 100.0))), (cell, match("sure", 0.9, (107.0, 100.0))),
+    readings = [row, (cell, match("unsure", 0.7, (101.0, 100.0))), (cell, match("sure", 0.9, (107.0, 100.0))),
                 (cell, match("unknown", 0.3, (108.0, 100.0)))]
     assert scan_module._recentred(readings, look) == readings and looked == []
-
 
 def test_clear_cards_in_a_region_no_grid_explains_count_from_0_85():
     """Highwayman piles side by side under glare (bench seed 3, scene 21) join into one region no
