@@ -786,7 +786,12 @@ def _fit_grid(sub: np.ndarray, l1: float, l2: float, keys: Sequence[tuple[float,
 def _lattice_phase(profile: np.ndarray, step: float) -> float | None:
     """Where a lattice of lines `step` px apart lies on the strongest edges of a profile (summed
     across-edge strength per px), as its first line's offset at or before 0; None when no
-    phase stands out (a smooth region)."""
+    phase stands out (a smooth region).
+
+    A phase is judged by the strength its lines gather together, not per line: a card's two
+    sides in a region one card and a bit wide are one more line than a phase can place past
+    them, and as a mean per line one strong print line across the card's middle beat them (a Big
+    Sur row turned across the table with cloth dots joined to both sides: five cards lost)."""
     n = len(profile)
     if step < 4 or n < step:
         return None
@@ -794,7 +799,7 @@ def _lattice_phase(profile: np.ndarray, step: float) -> float | None:
     phases = np.arange(int(step))
     pos = np.rint(phases[:, None] + step * np.arange(int(np.ceil(n / step)))[None, :]).astype(int)
     valid = pos < n
-    score = np.where(valid, p[np.minimum(pos, n - 1)], 0.0).sum(axis=1) / np.maximum(valid.sum(axis=1), 1)
+    score = np.where(valid, p[np.minimum(pos, n - 1)], 0.0).sum(axis=1)
     best = int(np.argmax(score))
     if score[best] < LATTICE_CONTRAST * float(np.median(score)) + 1e-6:
         return None

@@ -201,6 +201,17 @@ def test_a_lattice_is_laid_on_the_edges_the_picture_shows():
     assert _lattice_phase(np.full(260, 10.0), 50.0) is None
 
 
+def test_a_lattice_takes_both_sides_of_a_card_over_one_stronger_line_inside_it():
+    """A region one card (88 px) and a bit wide: the card's sides at 15 and 103 px, a print line
+    across its middle at 57 px stronger than either side. The lattice lies on the two sides
+    (a lattice through the middle would cut the card in two)."""
+    from vision.detect import _lattice_phase
+
+    profile = np.full(141, 8.0)
+    profile[15], profile[103], profile[57] = 60.0, 55.0, 85.0
+    assert _lattice_phase(profile, 88.0) == pytest.approx(15 - 88)
+
+
 def test_tiles_whose_art_matches_the_cloth_get_cells_on_their_own_sides():
     """Tiles whose grass is the cloth's colour: the mask is a few road-shaped pieces whose
     outline bounds no tile, but the tiles' sides show in the picture. The lattice on those edges

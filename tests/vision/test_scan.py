@@ -630,3 +630,18 @@ def test_clear_cards_in_a_region_no_grid_explains_count_from_0_85():
         t = next(t for t in truth.items if t.id == cid)
         assert any(it.id == cid and near(it.center_mm, t.center_mm, 10) for it in obs.items), cid
     check_against_truth(obs, truth, recall=0.3)
+
+
+@pytest.mark.parametrize("i,ids", [(2, ("bs-78", "bs-25", "bs-79", "bs-12", "bs-87")),
+                                   (10, ("bs-05", "bs-18", "bs-35", "bs-08", "bs-64"))])
+def test_a_row_with_something_joined_to_its_sides_is_cut_on_the_cards_own_sides(i, ids):
+    """A Big Sur row with the cloth's dots joined to both its long sides (bench seed 6, scene 2)
+    or the wood's shading (scene 10): no grid of card size explains the region, and the lattice
+    laid on the picture's edges went through the cards' middles, where a line of their print was
+    stronger than either side of a card taken alone. All five cards of each row were lost."""
+    pack, frame, truth = bench_scene("bigsur", i, seed=6)
+    obs = scan(frame, "bigsur", pack=pack)
+    for cid in ids:
+        t = next(t for t in truth.items if t.id == cid)
+        assert any(it.id == cid and near(it.center_mm, t.center_mm, 10) for it in obs.items), cid
+    check_against_truth(obs, truth, recall=0.8)
