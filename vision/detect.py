@@ -182,6 +182,12 @@ class Detection:
             sub = (labels[ly:ly + lh, lx:lx + lw] == lab).astype(np.uint8) * 255
             fits, _, _ = _fits(sub, x + lx, y + ly, self.size_keys, ppm, self.edges)
             splits = _distinct_splits(fits, region, ppm, MAX_ALTERNATIVES)
+            # a leftover stretched past its cards by the gap to the cards taken out or by what
+            # touches it (a row of landmark tiles below a Big Sur row, 72 mm tall with the gap)
+            # has no grid of their size: lattices of true card size on its corners have
+            splits += [s for s in _distinct_splits(_loose_fits(sub, x + lx, y + ly, self.size_keys, ppm, self.edges),
+                                                   region, ppm, LOOSE_ALTERNATIVES)
+                       if not any(_same_cells(s, t) for t in splits)]
             if splits:
                 out.append(splits)
         return out

@@ -645,3 +645,15 @@ def test_a_row_with_something_joined_to_its_sides_is_cut_on_the_cards_own_sides(
         t = next(t for t in truth.items if t.id == cid)
         assert any(it.id == cid and near(it.center_mm, t.center_mm, 10) for it in obs.items), cid
     check_against_truth(obs, truth, recall=0.8)
+
+
+def test_landmark_tiles_in_what_a_row_leaves_are_found_when_the_leftover_is_too_tall_for_them():
+    """Three Landmark tiles below a row, in one region with it (bench seed 6, scene 11): what the
+    row's cards leave is 72 mm tall with the gap and a dot of the cloth, past any grid of 50 mm
+    tiles; lattices of the tiles' size on its corners find them."""
+    pack, frame, truth = bench_scene("bigsur", 11, seed=6)
+    obs = scan(frame, "bigsur", pack=pack)
+    for cid in ("lm-02", "lm-10", "lm-12"):
+        t = next(t for t in truth.items if t.id == cid)
+        assert any(it.id == cid and near(it.center_mm, t.center_mm, 10) for it in obs.items), cid
+    check_against_truth(obs, truth, recall=0.8)
