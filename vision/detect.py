@@ -44,12 +44,13 @@ EXPLAINED = 0.86  # a region is cards only if its cells explain this much of it
 WEAK_EXPLAINED = 0.7  # ... or, as a split the recogniser must confirm, this much
 PIECE_STRENGTH = 2.5
 FAINT = 1.4  # a blob that differs from the cloth by less than this (times the threshold) is shading
-# A piece of print too small for a card (at least FRAGMENT of the smallest card), clearly not the
-# cloth and no playing piece, may be all the mask holds of a card whose body is the cloth's colour
-# (a green tile on green felt: its road and bits of its frame): it is followed into the weaker
-# difference around it, down to LOW_STRENGTH (see _completed)
+# A piece of print too small for a card (at least FRAGMENT of the smallest card) and no playing
+# piece may be all the mask holds of a card whose body is the cloth's colour (a green tile on
+# green felt: its road and bits of its frame; a grey card on grey felt: its icon, only 1.27 times
+# the threshold): it is followed into the weaker difference around it, down to LOW_STRENGTHS (see
+# _completed). A piece of the cloth's own shading grows past a card, or into nothing card-shaped.
 FRAGMENT = 0.15
-LOW_STRENGTH = 0.5
+LOW_STRENGTHS = (0.5, 0.7)
 FRAME_GAP_MM = 5.0  # ... bridging gaps this wide in the card's frame
 SHADOW = 0.5  # how much darker than the cloth a shadow may make it
 LIGHT = 0.4  # how much brighter than the cloth light may make a strongly coloured cloth ...
@@ -1017,6 +1018,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     hulls.add(n + blab)
     completed: set[int] = set()  # labels of work grown from a fragment (see _completed)
     longest = max((k[1] for k in size_keys), default=88.0) * px_per_mm
+    largest = max((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     for lab in range(1, n):
         if lab in consumed:
             continue
@@ -1026,8 +1028,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         comp = (labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255
         if FRAGMENT * smallest <= area < 0.45 * smallest:
             inside = strength[y:y + h, x:x + w][comp > 0]
-            if FAINT <= float(np.median(inside)) < PIECE_STRENGTH:
-                grown = _completed(strength, comp, x, y, smallest, longest, px_per_mm)
+            if float(np.median(inside)) < PIECE_STRENGTH:
+                grown = _completed(strength, comp, x, y, smallest, longest, px_per_mm, largest)
                 if grown is not None:
                     work.append((*grown, n + bn + lab))
                     completed.add(n + bn + lab)
@@ -1046,7 +1048,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     for comp, x, y, area, lab in work:
         h, w = comp.shape
         inside = strength[y:y + h, x:x + w][comp > 0]
-        # (a completed fragment was clearly not the cloth: what it grew into is weaker)
+        # (a completed fragment: what it grew into differs from the cloth less than the mask asks)
         faint = (float(np.median(inside)) < FAINT if inside.size else True) and lab not in completed
         small = area < 0.45 * smallest
         if small or area < 0.8 * smallest:
@@ -1144,9 +1146,10 @@ def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2
 
 
 def _completed(strength: np.ndarray, comp: np.ndarray, x: int, y: int, smallest: float,
-               longest: float, px_per_mm: float) -> tuple[np.ndarray, int, int, int] | None:
+               longest: float, px_per_mm: float, largest: float | None = None,
+               ) -> tuple[np.ndarray, int, int, int] | None:
     """A fragment of print (comp at x, y) followed into the weaker difference from the cloth
-    around it (LOW_STRENGTH: a card's frame or body a little off the cloth's colour), within a
+    around it (LOW_STRENGTHS: a card's frame or body a little off the cloth's colour), within a
     card's length of it: (mask, x, y, area) when that is the size of one card, else None (the
     fragment joins the cloth's own shading, or nothing more). A green tile on green felt left its
     road and bits of its frame in the mask, each too small for a card."""
@@ -1154,22 +1157,26 @@ def _completed(strength: np.ndarray, comp: np.ndarray, x: int, y: int, smallest:
     pad = round(longest)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(strength.shape[1], x + w + pad), min(strength.shape[0], y + h + pad)
-    weak = (strength[y0:y1, x0:x1] > LOW_STRENGTH).astype(np.uint8) * 255
-    weak[y - y0:y - y0 + h, x - x0:x - x0 + w] |= comp
-    _, labels, stats, _ = _components(cv2.morphologyEx(weak, cv2.MORPH_CLOSE, _disc(FRAME_GAP_MM, px_per_mm)))
     row = int(np.argmax(comp.any(axis=1)))
-    seed = int(labels[y - y0 + row, x - x0 + int(np.argmax(comp[row] > 0))])
-    gx, gy, gw, gh, _ = (int(v) for v in stats[seed])
-    # reaching the window's side (where the window is not cut short by the picture's edge): far
-    # bigger than a card
-    if (gx == 0 and x0 > 0) or (gy == 0 and y0 > 0) or (gx + gw == x1 - x0 and x1 < strength.shape[1]) \
-            or (gy + gh == y1 - y0 and y1 < strength.shape[0]):
-        return None
-    grown = _fill_holes((labels[gy:gy + gh, gx:gx + gw] == seed).astype(np.uint8) * 255, smallest)
-    area = int(np.count_nonzero(grown))
-    if not 0.5 * smallest <= area < 1.3 * smallest:
-        return None
-    return grown, x0 + gx, y0 + gy, area
+    # (first the weakest difference; when that joins the cloth's shading beside the card, a
+    # little stronger: a grey card on grey felt, its rays 0.6-1.1, joined a shadow 7 mm off at 0.5)
+    for low in LOW_STRENGTHS:
+        weak = (strength[y0:y1, x0:x1] > low).astype(np.uint8) * 255
+        weak[y - y0:y - y0 + h, x - x0:x - x0 + w] |= comp
+        _, labels, stats, _ = _components(cv2.morphologyEx(weak, cv2.MORPH_CLOSE, _disc(FRAME_GAP_MM, px_per_mm)))
+        seed = int(labels[y - y0 + row, x - x0 + int(np.argmax(comp[row] > 0))])
+        gx, gy, gw, gh, _ = (int(v) for v in stats[seed])
+        # reaching the window's side (where the window is not cut short by the picture's edge):
+        # far bigger than a card
+        if (gx == 0 and x0 > 0) or (gy == 0 and y0 > 0) or (gx + gw == x1 - x0 and x1 < strength.shape[1]) \
+                or (gy + gh == y1 - y0 and y1 < strength.shape[0]):
+            continue
+        grown = _fill_holes((labels[gy:gy + gh, gx:gx + gw] == seed).astype(np.uint8) * 255, smallest)
+        area = int(np.count_nonzero(grown))
+        # (one card of any of the game's sizes: a Big Sur card is over twice a landmark tile)
+        if 0.5 * smallest <= area < 1.3 * (largest or smallest):
+            return grown, x0 + gx, y0 + gy, area
+    return None
 
 
 def _hull(comp: np.ndarray, outline: np.ndarray, area: int) -> np.ndarray | None:

@@ -344,6 +344,24 @@ def test_a_fragment_of_print_is_followed_into_its_card_frame():
     assert _completed(alone, _fragment_in(alone, 102, 115, 46, 20), 102, 115, 2500.0, 88.0, 1.0) is None
 
 
+def test_a_fragment_of_a_big_card_is_followed_past_shading_beside_it():
+    """A 63 x 88 card whose body differs from the cloth weakly (0.8) with its icon in the mask
+    (1.2), and a pool of the cloth's shading (0.6) 3 px off its side that reaches past a card's
+    length: at half the threshold the card joins the pool; a little stronger it stands alone, and
+    it is one card of the game's biggest size, not of its smallest."""
+    strength = np.zeros((300, 300), np.float32)
+    strength[:, :97] = 0.6
+    strength[100:188, 100:163] = 0.8
+    strength[130:150, 120:140] = 1.2
+    comp = _fragment_in(strength, 120, 130, 20, 20)
+    grown = _completed(strength, comp, 120, 130, 2500.0, 88.0, 1.0, largest=63.0 * 88.0)
+    assert grown is not None
+    mask, x, y, area = grown
+    assert (x, y) == (100, 100) and mask.shape == (88, 63) and area == 63 * 88
+    # a card the size of the smallest only: this one is too big to be one
+    assert _completed(strength, comp, 120, 130, 2500.0, 88.0, 1.0) is None
+
+
 def test_a_fragment_in_the_cloths_own_shading_is_no_card():
     """A fragment inside a wide patch of weak difference (light falling off across the cloth)
     grows past a card's length: no card is made of it, however big the patch."""
