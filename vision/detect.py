@@ -1029,7 +1029,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if FRAGMENT * smallest <= area < 0.45 * smallest:
             inside = strength[y:y + h, x:x + w][comp > 0]
             if float(np.median(inside)) < PIECE_STRENGTH:
-                grown = _completed(strength, comp, x, y, smallest, longest, px_per_mm, largest)
+                grown = _completed(strength, comp, x, y, smallest, largest, longest, px_per_mm)
                 if grown is not None:
                     work.append((*grown, n + bn + lab))
                     completed.add(n + bn + lab)
@@ -1145,14 +1145,14 @@ def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2
     return out
 
 
-def _completed(strength: np.ndarray, comp: np.ndarray, x: int, y: int, smallest: float,
-               longest: float, px_per_mm: float, largest: float | None = None,
-               ) -> tuple[np.ndarray, int, int, int] | None:
+def _completed(strength: np.ndarray, comp: np.ndarray, x: int, y: int, smallest: float, largest: float,
+               longest: float, px_per_mm: float) -> tuple[np.ndarray, int, int, int] | None:
     """A fragment of print (comp at x, y) followed into the weaker difference from the cloth
     around it (LOW_STRENGTHS: a card's frame or body a little off the cloth's colour), within a
-    card's length of it: (mask, x, y, area) when that is the size of one card, else None (the
-    fragment joins the cloth's own shading, or nothing more). A green tile on green felt left its
-    road and bits of its frame in the mask, each too small for a card."""
+    card's length of it: (mask, x, y, area) when that is the size of one card (from half the
+    smallest card's area to 1.3 times the largest's), else None (the fragment joins the cloth's
+    own shading, or nothing more). A green tile on green felt left its road and bits of its frame
+    in the mask, each too small for a card."""
     h, w = comp.shape
     pad = round(longest)
     x0, y0 = max(0, x - pad), max(0, y - pad)
@@ -1173,8 +1173,8 @@ def _completed(strength: np.ndarray, comp: np.ndarray, x: int, y: int, smallest:
             continue
         grown = _fill_holes((labels[gy:gy + gh, gx:gx + gw] == seed).astype(np.uint8) * 255, smallest)
         area = int(np.count_nonzero(grown))
-        # (one card of any of the game's sizes: a Big Sur card is over twice a landmark tile)
-        if 0.5 * smallest <= area < 1.3 * (largest or smallest):
+        # (a card of any of the game's sizes: a Big Sur card is over twice a landmark tile)
+        if 0.5 * smallest <= area < 1.3 * largest:
             return grown, x0 + gx, y0 + gy, area
     return None
 

@@ -333,7 +333,7 @@ def test_a_fragment_of_print_is_followed_into_its_card_frame():
     strength[130:134, 146:150] = 0.0
     strength[115:135, 102:148] = 1.9  # the road across it, from side to side
     comp = _fragment_in(strength, 102, 115, 46, 20)
-    grown = _completed(strength, comp, 102, 115, 2500.0, 88.0, 1.0)
+    grown = _completed(strength, comp, 102, 115, 2500.0, 2500.0, 88.0, 1.0)
     assert grown is not None
     mask, x, y, area = grown
     assert (x, y) == (100, 100) and mask.shape == (50, 50)
@@ -341,7 +341,7 @@ def test_a_fragment_of_print_is_followed_into_its_card_frame():
     # nothing weaker around the road: no card to complete
     alone = np.zeros_like(strength)
     alone[115:135, 102:148] = 1.9
-    assert _completed(alone, _fragment_in(alone, 102, 115, 46, 20), 102, 115, 2500.0, 88.0, 1.0) is None
+    assert _completed(alone, _fragment_in(alone, 102, 115, 46, 20), 102, 115, 2500.0, 2500.0, 88.0, 1.0) is None
 
 
 def test_a_fragment_of_a_big_card_is_followed_past_shading_beside_it():
@@ -354,12 +354,12 @@ def test_a_fragment_of_a_big_card_is_followed_past_shading_beside_it():
     strength[100:188, 100:163] = 0.8
     strength[130:150, 120:140] = 1.2
     comp = _fragment_in(strength, 120, 130, 20, 20)
-    grown = _completed(strength, comp, 120, 130, 2500.0, 88.0, 1.0, largest=63.0 * 88.0)
+    grown = _completed(strength, comp, 120, 130, 2500.0, 63.0 * 88.0, 88.0, 1.0)
     assert grown is not None
     mask, x, y, area = grown
     assert (x, y) == (100, 100) and mask.shape == (88, 63) and area == 63 * 88
     # a card the size of the smallest only: this one is too big to be one
-    assert _completed(strength, comp, 120, 130, 2500.0, 88.0, 1.0) is None
+    assert _completed(strength, comp, 120, 130, 2500.0, 2500.0, 88.0, 1.0) is None
 
 
 def test_a_fragment_in_the_cloths_own_shading_is_no_card():
@@ -369,9 +369,9 @@ def test_a_fragment_in_the_cloths_own_shading_is_no_card():
     strength[50:350, 50:350] = 0.7  # a pool of shade 300 mm across
     strength[180:200, 180:210] = 1.9
     comp = _fragment_in(strength, 180, 180, 30, 20)
-    assert _completed(strength, comp, 180, 180, 2500.0, 88.0, 1.0) is None
+    assert _completed(strength, comp, 180, 180, 2500.0, 2500.0, 88.0, 1.0) is None
     # at the edge of the picture the window is cut short, and still nothing card-sized is made
     edge = np.zeros((120, 120), np.float32)
     edge[:, :] = 0.7
     edge[10:30, 10:40] = 1.9
-    assert _completed(edge, _fragment_in(edge, 10, 10, 30, 20), 10, 10, 2500.0, 88.0, 1.0) is None
+    assert _completed(edge, _fragment_in(edge, 10, 10, 30, 20), 10, 10, 2500.0, 2500.0, 88.0, 1.0) is None
