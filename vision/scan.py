@@ -60,6 +60,15 @@ RESIDUAL_DEPTH = 2  # how many times what sure cards leave of a region is split 
 # at 0.85-0.9 were seen there (Highwayman piles joined under glare); at 0.85 no phantom came of it
 # in the 1,600 scenes of seeds 1-3 nor in 300 of seed 6.
 LOOSE_COUNTED = 0.85
+# A weak region (its best grid explains less of it than a clean row would: see
+# detect.WEAK_EXPLAINED) counts only clear cards (WEAK_SURE), as an arm or a phone cut into cells
+# may match a face at 0.69-0.72. When at least WEAK_HELD_SHARE of its places read sure, at least
+# WEAK_HELD_CLEAR of them clearly, it is held by its cards (a Monster Highway board with the
+# Monster and cars standing out of it: bench seed 8 scene 25 read 15 of 16 tiles sure, 7 of them
+# at 0.76-0.80): there a card beside a clear one counts from COUNTED, and a tile is read past a
+# piece on it, as in a clean grid.
+WEAK_HELD_SHARE = 0.6
+WEAK_HELD_CLEAR = 3
 # A card read more often than the game has copies of it: the best readings count only when each is
 # this far ahead of the best of the rest (two cells along an arm once both read as the same byway
 # card at 0.82-0.83, a card the game has once and that was not on the table)
@@ -140,6 +149,24 @@ def _beside(a: detect.Candidate, b: detect.Candidate) -> bool:
     than a card's length and a gap."""
     return _apart(a, b) and bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
                                  <= max(a.size_key[1], b.size_key[1]) + 2 * GROW_GAP_MM)
+
+
+def _counted_beside(found: list[tuple[detect.Candidate, Match]], clear: float,
+                    floor: float) -> set[int]:
+    """The cells (by id) whose sure readings count in a region where only clear ones count
+    alone: those read sure at `clear` or better, and, one after another, those read sure at
+    `floor` or better beside a counted one (several cards side by side are a row or a grid,
+    not chance)."""
+    counted = {id(c) for c, m in found if m.status == "sure" and m.score >= clear}
+    more = bool(counted)
+    while more:
+        more = False
+        for c, m in found:
+            if id(c) not in counted and m.status == "sure" and m.score >= floor \
+                    and any(_beside(c, o) for o, _ in found if id(o) in counted):
+                counted.add(id(c))
+                more = True
+    return counted
 
 
 Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
@@ -599,15 +626,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # anything less is listed for the players to check. A card beside a counted one is a
             # row or a grid, not chance: it counts from WEAK_SURE (tiles of a grid on a cloth of
             # their colour, read 0.87-0.89 beside tiles read over 0.9)
-            counted = {id(c) for c, m in found if m.status == "sure" and m.score >= LOOSE_COUNTED}
-            more = True
-            while more:
-                more = False
-                for c, m in found:
-                    if id(c) not in counted and m.status == "sure" and m.score >= WEAK_SURE \
-                            and any(_beside(c, o) for o, _ in found if id(o) in counted):
-                        counted.add(id(c))
-                        more = True
+            counted = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
             for c, m in found:
                 if id(c) in counted:
                     obs.items.append(_item(m, index))
@@ -637,14 +656,23 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # a sure match there needs a clear score to count (a phone's screen matched a face at
         # 0.72, an arm matched one smooth photo-like face in three cells in a row at 0.69)
         weak = det.regions[region].weak
+        # ... unless most of its places read as cards, some clearly (see WEAK_HELD_SHARE): a board
+        # with the Monster or a car standing out of it, not an arm cut into cells
+        held = weak and not doubtful and sure >= WEAK_HELD_SHARE * len(found) \
+            and sum(m.status == "sure" and m.score >= WEAK_SURE for _, m in found) >= WEAK_HELD_CLEAR
+        if pieces_stand and (held or not weak):
+            # a car or the Monster standing on a tile of the region's own grid: read it again
+            # without the piece (not a leftover cell: an arm beside a board once read so)
+            # (a reading of no card is taken where its cell lies: its centre followed the wrong face)
+            found = [(cand, (read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
+                                               m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
+                             or m) if id(cand) in gridded and (m.status != "sure" or m.score < COUNTED) else m)
+                     for cand, m in found]
+        # in a held region a card beside a clear one counts as in a clean grid
+        beside = _counted_beside(found, WEAK_SURE, COUNTED) if held else set()
         for cand, m in found:
-            if pieces_stand and not weak and id(cand) in gridded and (m.status != "sure" or m.score < COUNTED):
-                # a car or the Monster standing on a tile of the region's own grid: read it again
-                # without the piece (not a leftover cell: an arm beside a board once read so)
-                # (a reading of no card is taken where its cell lies: its centre followed the wrong face)
-                m = read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
-                                      m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm)) or m
-            if m.status == "sure" and (((doubtful or weak) and m.score < WEAK_SURE) or m.score < COUNTED):
+            if m.status == "sure" and (((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside)
+                                       or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))
