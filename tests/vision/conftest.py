@@ -18,12 +18,22 @@ def companion_cache(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[n
         os.environ["COMPANION_CACHE"] = old
 
 
-@pytest.fixture(autouse=True)
-def cloth_learned_afresh():  # type: ignore[no-untyped-def]
-    """Each test starts as on a fresh scanner: no cloth colours kept from another test's table
-    (vision.detect keeps them for the same table only, but a test must not depend on order)."""
+def _forget_tables() -> None:
+    """What a scanner keeps between scans: the cloth's colours (vision.detect) and the last
+    calibration of each frame size and table, which the next scan only re-checks (vision.scan)."""
+    import importlib
+
     from vision import detect
 
     detect.forget_cloth()
+    importlib.import_module("vision.scan")._LAST_CALIBRATION.clear()  # (the package's `scan` is the function)
+
+
+@pytest.fixture(autouse=True)
+def cloth_learned_afresh():  # type: ignore[no-untyped-def]
+    """Each test starts as on a fresh scanner: no cloth colours and no calibration kept from
+    another test's table (both are kept for the same table only, but a test must not depend on
+    order)."""
+    _forget_tables()
     yield
-    detect.forget_cloth()
+    _forget_tables()
