@@ -662,11 +662,17 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             and sum(m.status == "sure" and m.score >= WEAK_SURE for _, m in found) >= WEAK_HELD_CLEAR
         if pieces_stand and (held or not weak):
             # a car or the Monster standing on a tile of the region's own grid: read it again
-            # without the piece (not a leftover cell: an arm beside a board once read so)
+            # without the piece (not any leftover cell: an arm beside a board once read so)
             # (a reading of no card is taken where its cell lies: its centre followed the wrong face)
+            # A place beside a clear card, grown from it or of another split, is read so too when
+            # its whole face named a card (then the reading past the piece must name the same one):
+            # tiles under cars on a board whose places were found from its sure tiles
+            clear = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
+            past = {id(c) for c, m in found if (m.status != "sure" or m.score < COUNTED) and (
+                id(c) in gridded or (m.id is not None and any(_beside(c, o) for o in clear)))}
             found = [(cand, (read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
                                                m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
-                             or m) if id(cand) in gridded and (m.status != "sure" or m.score < COUNTED) else m)
+                             or m) if id(cand) in past else m)
                      for cand, m in found]
         # in a held region a card beside a clear one counts as in a clean grid
         beside = _counted_beside(found, WEAK_SURE, COUNTED) if held else set()

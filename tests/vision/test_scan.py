@@ -711,3 +711,15 @@ def test_a_board_with_pieces_standing_out_of_it_counts_its_tiles_beside_clear_on
                     ("dead-end", (325, 325)), ("dead-end", (375, 275))):
         assert any(it.id == cid and near(it.center_mm, at, 10) for it in obs.items), cid
     check_against_truth(obs, truth, recall=0.8)
+
+
+def test_tiles_under_cars_found_from_their_neighbours_are_read_past_the_cars():
+    """A Monster Highway board on grey felt (bench seed 8, scene 13) whose places under two cars
+    were found from the sure tiles beside them, not from the region's own grid: they were never
+    read past the car (road-straight 0.52, road-curve 0.65, both listed for the players). A place
+    beside a clear tile whose whole face named a card is read past the piece too."""
+    pack, frame, truth = bench_scene("monsterhighway", 13, seed=8)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    for cid, at in (("road-curve", (525, 425)), ("road-straight", (525, 275))):
+        assert any(it.id == cid and near(it.center_mm, at, 10) for it in obs.items), cid
+    check_against_truth(obs, truth, recall=0.7)
