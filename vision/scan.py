@@ -64,7 +64,7 @@ LOOSE_COUNTED = 0.85
 # detect.WEAK_EXPLAINED) counts only clear cards (WEAK_SURE), as an arm or a phone cut into cells
 # may match a face at 0.69-0.72. When at least WEAK_HELD_SHARE of its places read sure, at least
 # WEAK_HELD_CLEAR of them clearly, it is held by its cards (a Monster Highway board with the
-# Monster and cars standing out of it: bench seed 8 scene 25 read 15 of 16 tiles sure, 7 of them
+# Monster and cars standing out of it: bench seed 8 scene 25 read 15 of 16 tiles sure, six right ones
 # at 0.76-0.80): there a card beside a clear one counts from COUNTED, and a tile is read past a
 # piece on it, as in a clean grid.
 WEAK_HELD_SHARE = 0.6
