@@ -1028,12 +1028,17 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         comp = (labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255
         if FRAGMENT * smallest <= area < 0.45 * smallest:
             inside = strength[y:y + h, x:x + w][comp > 0]
-            if float(np.median(inside)) < PIECE_STRENGTH:
-                grown = _completed(strength, comp, x, y, smallest, largest, longest, px_per_mm)
-                if grown is not None:
-                    work.append((*grown, n + bn + lab))
-                    completed.add(n + bn + lab)
-                    hulls.add(n + bn + lab)
+            # (a fragment as strong as a piece too: a green tile's road and arrow, 2.6, on green
+            # felt; and any fragment on a patterned cloth, whose mask has no graded strength, is
+            # followed into the mask's own pieces within a frame's gap. It stays a piece as well,
+            # since a car alone on a green tile is one; the card grown from it is a split the
+            # recogniser must confirm)
+            grown = _completed(strength, comp, x, y, smallest, largest, longest, px_per_mm)
+            if grown is not None:
+                work.append((*grown, n + bn + lab))
+                completed.add(n + bn + lab)
+                hulls.add(n + bn + lab)
+                if float(np.median(inside)) < PIECE_STRENGTH:
                     continue
         work.append((comp, x, y, area, lab))
 

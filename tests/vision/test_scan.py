@@ -723,3 +723,16 @@ def test_tiles_under_cars_found_from_their_neighbours_are_read_past_the_cars():
     for cid, at in (("road-curve", (525, 425)), ("road-straight", (525, 275))):
         assert any(it.id == cid and near(it.center_mm, at, 10) for it in obs.items), cid
     check_against_truth(obs, truth, recall=0.7)
+
+
+def test_a_green_tile_whose_road_stands_out_like_a_piece_is_completed():
+    """A green Monster Highway home base alone on green felt (bench seed 2, scene 12): the mask
+    held its road and arrow as one blob differing from the cloth as strongly as a car (2.6) and
+    bits of its frame too small to count. A blob that strong was taken only for a piece, never
+    followed into the tile's frame as a fragment of print is, and the tile was not found. It is
+    now followed too."""
+    pack, frame, truth = bench_scene("monsterhighway", 12, seed=2)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    (home,) = [t for t in truth.items if t.id == "home-base-sw"]
+    assert any(it.id == "home-base-sw" and near(it.center_mm, home.center_mm, 5) for it in obs.items)
+    check_against_truth(obs, truth, recall=0.7)
