@@ -1027,7 +1027,6 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             continue
         comp = (labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255
         if FRAGMENT * smallest <= area < 0.45 * smallest:
-            inside = strength[y:y + h, x:x + w][comp > 0]
             # (a fragment as strong as a piece too: a green tile's road and arrow, 2.6, on green
             # felt; and any fragment on a patterned cloth, whose mask has no graded strength, is
             # followed into the mask's own pieces within a frame's gap. It stays a piece as well,
@@ -1038,7 +1037,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 work.append((*grown, n + bn + lab))
                 completed.add(n + bn + lab)
                 hulls.add(n + bn + lab)
-                if float(np.median(inside)) < PIECE_STRENGTH:
+                if float(np.median(strength[y:y + h, x:x + w][comp > 0])) < PIECE_STRENGTH:
                     continue
         work.append((comp, x, y, area, lab))
 
