@@ -1,7 +1,8 @@
 """`scan(frame, game)`: one camera frame in, one Observation out.
 
 Stages: check the frame, confirm (or find) the calibration, find card-sized cells and pieces on
-the rectified play area, identify each cell against the pack's learned index, and read the game's
+the rectified play area, take a lamp's glare spots out of the frame the cells are read from
+(vision.glare), identify each cell against the pack's learned index, and read the game's
 layout from what was recognised. Cards the recogniser is unsure of are listed in
 ``Observation.unsure`` and left out of ``items`` and the layout, so nothing uncertain is scored.
 """
@@ -15,9 +16,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
-from vision import detect, layout, lookalike
+from vision import detect, glare, layout, lookalike
 from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
 from vision.identify import ACCEPT, MARGIN, CardIndex, Match, index_for_pack, rotations_for, size_key
@@ -36,6 +38,12 @@ WEAK_SURE = 0.8  # ... unless it correlates this well
 # (1 % of right cards in the bench scored below it, and every chance match on a phone, an arm or a
 # foreign card seen there: 0.62-0.69; the recogniser's own bar is ACCEPT, 0.62)
 COUNTED = 0.7
+# a card read sure whose face a glare spot drove to white over more than this share counts only
+# from CLIPPED_COUNTED; below, it is listed for the players (see vision.glare.clipped): the edge of
+# a white patch across a patterned cloth was read as a card at 0.83, a third of its place white;
+# a Highwayman card 42 % white was read right at 0.91
+CLIPPED_SHARE = 0.2
+CLIPPED_COUNTED = 0.88
 # Cards laid edge to edge: each sure card's neighbours are looked for this far (mm) beyond its
 # sides, where the region's mask covers this much of a card, for this many rounds (see _grow)
 GROW_GAP_MM = 3.0
@@ -458,6 +466,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         pack = _pack_for(game, pack)
         index = index_for_pack(pack)
     det = detect.find(frame, cal, index.size_keys)
+    # a lamp's soft white spot on the table taken out of what the cards are read from
+    # (vision.glare). They are looked for in the frame as it was: without the spot, the cloth's
+    # spread and a patterned cloth's colours come out otherwise, and that cost more cards (and
+    # read a patterned cloth into cards) than the spot's region joined to cards did
+    spots = glare.find(frame)
+    white = glare.clipped(frame, spots)
+    frame = glare.remove(frame, spots)
     obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
     if cal.reprojection_error_px > WARN_REPROJECTION_PX:
         obs.warnings.append(f"the markers fit the play area loosely ({cal.reprojection_error_px:.1f} px): "
@@ -692,6 +707,14 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.unknowns.append(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
                                     (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
                                     _x_angle(b.angle_deg)))
+    if white is not None:
+        # a card whose face the glare drove to white in good part is known from the rest only by
+        # a clear score: a white patch's edge across cloth was read as a card whose print is light
+        # above and dark below (see CLIPPED_SHARE); it is listed for the players instead
+        for it in [it for it in obs.items if it.confidence < CLIPPED_COUNTED and glare.share_of(
+                white, cv2.perspectiveTransform(np.array([it.corners_mm], np.float32), cal.homography)[0]) > CLIPPED_SHARE]:
+            obs.items.remove(it)
+            obs.unsure.append(it)
     catalog = _catalog(game)
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
