@@ -1,8 +1,7 @@
 """Soft spots of white light (a lamp reflected off the table) found in a frame and taken out.
 
 A glare spot adds white light to everything under it, most at its centre and fading smoothly
-round it: the cloth round a row of cards turns pale and the mask joins cards, cloth and spot
-into one region no grid explains, and the print of a card under its edge is washed out. The
+round it: the print of a card under its edge is washed out and read unsure, or not at all. The
 spot is a smooth bump in the least of the three colour channels (white light raises all three);
 cards, coasters and white card stock are not smooth bumps but flat areas with sharp sides.
 
@@ -12,8 +11,13 @@ place of the frame, and again at FINE; it is taken as glare only when the Gaussi
 of it (FIT_SHARE of the places within two widths of its centre fit within a quarter of its
 height), it is at least MIN_WIDTH wide and MIN_HEIGHT high, and its light is white (each channel
 raised, round it, at least WHITE_LEAST of the most raised one). The fitted light is then
-subtracted from the frame. Where the spot's centre drove the camera to white, what lay under it
-is lost: those places stay as white as the frame has them.
+subtracted from the frame the cards are read from (vision.scan; not from the one they are looked
+for in, whose cloth model the spot is part of: taken out there, it moved the cloth's threshold
+and a patterned cloth's colours everywhere). Where the spot's centre drove the camera to white,
+what lay under it is lost: those places stay as white as the frame has them (``clipped`` marks
+them, and vision.scan counts a card largely white only from a clear score). Fading the
+subtraction in round them, or filling them in from round them, lost more cards than it saved
+(docs/benchmarks.md, fourteenth pass).
 
 Not handled: a spot narrower than MIN_WIDTH (40 px of a 2304 px frame) or of coloured light, and
 glare on a sleeve or a glossy card only (sharp-sided, the card's own shape): those stay as they
@@ -223,7 +227,7 @@ def share_of(mask: np.ndarray, corners_px: np.ndarray) -> float:
 
 def remove(frame: np.ndarray, spots: list[Spot]) -> np.ndarray:
     """The frame with the spots' light subtracted (a new array; the frame itself when there are
-    none). Places driven to white keep their white."""
+    none). Places driven to white keep their white (see ``clipped``)."""
     if not spots:
         return frame
     out = frame.copy()
