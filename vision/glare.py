@@ -26,6 +26,7 @@ were. Fitted over a row of cards, a spot's width comes out up to about 15 % narr
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -190,14 +191,10 @@ def _refine(frame: np.ndarray, spot: Spot, base: np.ndarray, others: list[Spot])
     return Spot((cx + 0.5) * FINE - 0.5 + x0, (cy + 0.5) * FINE - 0.5 + y0, s * FINE, a)
 
 
-def clipped(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
-    """Where the spots' light drove the camera to white (every channel at SATURATED or more, where
-    the light is at least a fifth of its spot's height), 0/255; None when there is no spot. What lay
-    there is lost to any reading."""
-    if not spots:
-        return None
+def _windows(frame: np.ndarray, spots: list[Spot]) -> Iterator[tuple[Spot, slice, slice, np.ndarray]]:
+    """Each spot's reach in the frame (3 widths round its centre; beyond, under 2 % of its height:
+    a few grey levels at most), as (the spot, rows, columns, its light there)."""
     h, w = frame.shape[:2]
-    out = np.zeros((h, w), np.uint8)
     for sp in spots:
         reach = 3.0 * sp.sigma
         x0, x1 = max(0, int(sp.x - reach)), min(w, int(sp.x + reach) + 1)
@@ -205,9 +202,19 @@ def clipped(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
         if x1 <= x0 or y1 <= y0:
             continue
         light = _light([sp], np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32))
+        yield sp, slice(y0, y1), slice(x0, x1), light
+
+
+def clipped(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
+    """Where the spots' light drove the camera to white (every channel at SATURATED or more, where
+    the light is at least a fifth of its spot's height), 0/255; None when there is no spot. What lay
+    there is lost to any reading."""
+    if not spots:
+        return None
+    out = np.zeros(frame.shape[:2], np.uint8)
+    for sp, rows, cols, light in _windows(frame, spots):
         lit = (light >= np.float32(0.2 * sp.height)).astype(np.uint8) * 255
-        white = cv2.inRange(frame[y0:y1, x0:x1], (SATURATED,) * 3, (255,) * 3)
-        out[y0:y1, x0:x1] |= cv2.bitwise_and(white, lit)
+        out[rows, cols] |= cv2.bitwise_and(cv2.inRange(frame[rows, cols], (SATURATED,) * 3, (255,) * 3), lit)
     return out
 
 
@@ -231,17 +238,9 @@ def remove(frame: np.ndarray, spots: list[Spot]) -> np.ndarray:
     if not spots:
         return frame
     out = frame.copy()
-    h, w = frame.shape[:2]
-    for sp in spots:
-        reach = 3.0 * sp.sigma  # (beyond, under 2 % of its height: a few grey levels at most)
-        x0, x1 = max(0, int(sp.x - reach)), min(w, int(sp.x + reach) + 1)
-        y0, y1 = max(0, int(sp.y - reach)), min(h, int(sp.y + reach) + 1)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        light = np.rint(_light([sp], np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32)))
-        part = out[y0:y1, x0:x1]
-        white = cv2.inRange(part, (SATURATED,) * 3, (255,) * 3)
-        less = cv2.subtract(part, cv2.merge([light.astype(np.uint8)] * 3))  # (saturating at 0)
-        cv2.copyTo(part, white, less)
-        out[y0:y1, x0:x1] = less
+    for _, rows, cols, light in _windows(frame, spots):
+        part = out[rows, cols]
+        less = cv2.subtract(part, cv2.merge([np.rint(light).astype(np.uint8)] * 3))  # (saturating at 0)
+        cv2.copyTo(part, cv2.inRange(part, (SATURATED,) * 3, (255,) * 3), less)  # (white stays)
+        out[rows, cols] = less
     return out
