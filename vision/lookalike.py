@@ -29,6 +29,9 @@ SLACK_MM = 4.0  # the cell may be this far off the card each way: the faces are 
 # Where the two designs differ, the winner's squared error must be at most this share of the
 # loser's (the recogniser's own check on its templates asks for 0.3 at a quarter of this detail).
 CLEAR_RATIO = 0.45
+# ... or this share, when every look-alike of the winner is among the candidates (see
+# vision.scan.look_alike_verdict): a card outside the candidates can then not be the one there
+WIDE_RATIO = 0.6
 FIT = 0.6  # the winner's whole face must correlate at least this well with the picture
 DIFFER_SHARE = 0.08  # the share of the face's pixels where the designs differ most
 MIN_DIFFER_PX = 40
@@ -138,7 +141,7 @@ def _ratio(win_a: np.ndarray, face_a: np.ndarray, win_b: np.ndarray, face_b: np.
 
 def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
                candidates: Mapping[str, Sequence[Path]], size_mm: Sequence[float], turns: Sequence[int],
-               *, by_turn: bool = False) -> Verdict:
+               *, by_turn: bool = False, clear_ratio: float = CLEAR_RATIO) -> Verdict:
     """Which of some look-alike cards (id -> its face pictures; the recogniser's reading first)
     lies at ``center_mm``, read at ``angle_deg`` (the direction of the upright card, clockwise
     from table "up"), trying each face turned by each of ``turns``. The best-fitting reading wins
@@ -146,7 +149,8 @@ def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[floa
     clearly better than that one: a card outside two candidates (hm-bath-4 between hm-bath-1 and
     hm-bath-3) must not make one of them win. With ``by_turn``, each turn of a card is a reading
     of its own: which way round a card lies (a crossroads tile whose roads are the same every
-    quarter turn, told by its print)."""
+    quarter turn, told by its print). ``clear_ratio`` is the error share the winner must stay
+    under (WIDE_RATIO only where the caller knows the card cannot be outside the candidates)."""
     key = (float(size_mm[0]), float(size_mm[1]))
     first = next(iter(candidates.values()), ())
     if not first:
@@ -171,7 +175,7 @@ def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[floa
         if ratio is None:
             return Verdict(None, 0.0, 1.0, fa)  # two designs the same where it could tell
         worst = max(worst, ratio)
-    if fa >= FIT and worst <= CLEAR_RATIO:
+    if fa >= FIT and worst <= clear_ratio:
         return Verdict(a, float(ta), worst, fa)
     return Verdict(None, 0.0, worst, fa)
 

@@ -454,6 +454,85 @@ def _item(m: Match, index: CardIndex) -> Item:
                 round(m.score, 3), _corners(m.center_mm, rotation, size), index.kinds.get(m.id, ""), m.symmetry)
 
 
+def _look_alikes(index: CardIndex, cid: str) -> list[str]:
+    """The cards the recogniser learned as look-alikes of ``cid`` (the closest few of its
+    templates), and every card that lists ``cid`` among its own: each card keeps only its closest
+    few, so the lists are not mutual (hm-bath-4 lists hm-bath-1, which does not list it back)."""
+    size = index.sizes.get(cid)
+    sc = index.classes.get(size_key(size)) if size is not None else None
+    if sc is None or sc.twins is None:
+        return []
+    ids = sc.entry_id
+    out = [ids[int(t)] for e, c in enumerate(ids) if c == cid for t in sc.twins[e] if t >= 0]
+    out += [ids[e] for e in range(len(ids)) if any(t >= 0 and ids[int(t)] == cid for t in sc.twins[e])]
+    return [c for c in dict.fromkeys(out) if c != cid]
+
+
+def look_alike_verdict(frame: np.ndarray, to_image: np.ndarray, m: Match, index: CardIndex,
+                       pack_of: Callable[[], Any]) -> Match:
+    """A card read unsure only because a look-alike scores nearly as well, compared with its
+    look-alikes at the camera's resolution (vision.lookalike); the verdict stands when that is
+    clear. A reading sure only by a look-alike's narrow margin is checked the same way (see
+    CONFIRMED). ``pack_of`` gives the pack whose face pictures are read (called only when a check
+    needs them; None for an index without its pack).
+
+    The winner must explain where the designs differ at most CLEAR_RATIO as badly as each other
+    candidate; up to WIDE_RATIO when every look-alike of the winner was among the candidates (one
+    more comparison when it was not): a card outside the candidates cannot then be the one there.
+    hm-dover-4, compared only with hm-holyhead-4 (its colour twin) and hm-dover-8 (its number
+    twin), fits hm-holyhead-4 best at 0.53."""
+    confirm = m.status == "sure" and m.score < CONFIRMED
+    if (not (m.status == "unsure" or confirm) or m.score < WEAK_SURE or m.id is None
+            or m.runner_up is None or m.margin >= MARGIN or pack_of() is None):
+        return m
+    size = index.sizes.get(m.id)
+    if size is None or index.sizes.get(m.runner_up) != size:
+        return m
+    sc = index.classes.get(size_key(size))
+    turns = rotations_for(size_key(size))
+    # the runner-up may be the card itself a quarter or half turn round (a crossroads whose print
+    # alone says which way it lies): then each turn is a reading of its own
+    by_turn = m.runner_up == m.id
+
+    def check(ids: Sequence[str]) -> lookalike.Verdict | None:
+        faces = {cid: lookalike.faces_of(pack_of(), cid) for cid in dict.fromkeys(ids)}
+        if not all(faces.values()):
+            return None
+        try:
+            return lookalike.tell_apart(frame, to_image, m.center_mm, m.rotation, faces, size, turns,
+                                        by_turn=by_turn, clear_ratio=lookalike.WIDE_RATIO)
+        except (OSError, VisionError):
+            return None  # a face picture gone or unreadable since the pack was learned: no check
+
+    # the two it named and every look-alike of its reading: the card may be a third one
+    ids = list(dict.fromkeys([m.id, m.runner_up, *_look_alikes(index, m.id)]))
+    v = check(ids)
+    if v is None:
+        return m
+    if v.winner is not None and v.ratio > lookalike.CLEAR_RATIO:
+        missing = [c for c in _look_alikes(index, v.winner) if c not in ids]
+        if missing:
+            again = check(ids + missing)
+            if again is None:
+                return m
+            v = again if again.winner == v.winner else lookalike.Verdict(None, 0.0, again.ratio, again.fit)
+    # the rotation the recogniser read must stand, but for the ways its reading looks the same (a
+    # card whose design is the same turned half round could not tell which way it lay): a
+    # look-alike turned otherwise is no verdict
+    if v.winner is None or v.rotation % (360 / max(1, m.symmetry)) != 0:
+        # a sure reading no look-alike beats, whose face fits the picture poorly at full detail
+        # either: another game's card whose layout the face resembles
+        return dataclasses.replace(m, status="unsure") if confirm and v.fit < CONFIRM_FIT else m
+    if v.winner == m.id:
+        return dataclasses.replace(m, status="sure")
+    # another card: its own symmetry, and the way round it fitted
+    sym = max((int(sc.entry_sym[e]) for e, cid in enumerate(sc.entry_id) if cid == v.winner), default=1) \
+        if sc is not None else 1
+    rotation = (m.rotation + v.rotation) % 360
+    return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id,
+                               rotation=rotation % (360 / sym) if sym > 1 else rotation, symmetry=sym)
+
+
 def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | None = None,
          table: TableSpec | None = None, index: CardIndex | None = None) -> Observation:
     """Everything recognisable on the play area of one frame, in table millimetres."""
@@ -485,54 +564,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         return None if pack is None else _pack_for(game, pack)
 
     def tell_apart(m: Match) -> Match:
-        """A card read unsure only because a look-alike scores nearly as well, compared with its
-        look-alikes at the camera's resolution (vision.lookalike); the verdict stands when that
-        is clear. A reading sure only by a look-alike's narrow margin is checked the same way
-        (see CONFIRMED)."""
-        confirm = m.status == "sure" and m.score < CONFIRMED
-        if (not (m.status == "unsure" or confirm) or m.score < WEAK_SURE or m.id is None
-                or m.runner_up is None or m.margin >= MARGIN or faces_from() is None):
-            return m
-        size = index.sizes.get(m.id)
-        if size is None or index.sizes.get(m.runner_up) != size:
-            return m
-        # the two it named and every look-alike of its reading: the card may be a third one
-        sc = index.classes.get(size_key(size))
-        ids = [m.id, m.runner_up]
-        if sc is not None and sc.twins is not None:
-            ids += [sc.entry_id[int(t)] for e, cid in enumerate(sc.entry_id) if cid == m.id
-                    for t in sc.twins[e] if t >= 0]
-            # and every card that lists the reading as its look-alike: each card keeps only its
-            # closest few, so the lists are not mutual (hm-bath-4 lists hm-bath-1, which does not
-            # list it back, and hm-bath-4 read as hm-bath-1 was never compared with itself)
-            ids += [sc.entry_id[e] for e in range(len(sc.entry_id))
-                    if any(t >= 0 and sc.entry_id[int(t)] == m.id for t in sc.twins[e])]
-        faces = {cid: lookalike.faces_of(faces_from(), cid) for cid in dict.fromkeys(ids)}
-        if not all(faces.values()):
-            return m
-        turns = rotations_for(size_key(size))
-        try:
-            # the runner-up may be the card itself a quarter or half turn round (a crossroads
-            # whose print alone says which way it lies): then each turn is a reading of its own
-            v = lookalike.tell_apart(frame, cal.homography, m.center_mm, m.rotation, faces, size, turns,
-                                     by_turn=m.runner_up == m.id)
-        except (OSError, VisionError):
-            return m  # a face picture gone or unreadable since the pack was learned: no check
-        # the rotation the recogniser read must stand, but for the ways its reading looks the same
-        # (a card whose design is the same turned half round could not tell which way it lay): a
-        # look-alike turned otherwise is no verdict
-        if v.winner is None or v.rotation % (360 / max(1, m.symmetry)) != 0:
-            # a sure reading no look-alike beats, whose face fits the picture poorly at full
-            # detail either: another game's card whose layout the face resembles
-            return dataclasses.replace(m, status="unsure") if confirm and v.fit < CONFIRM_FIT else m
-        if v.winner == m.id:
-            return dataclasses.replace(m, status="sure")
-        # another card: its own symmetry, and the way round it fitted
-        sym = max((int(sc.entry_sym[e]) for e, cid in enumerate(sc.entry_id) if cid == v.winner), default=1) \
-            if sc is not None else 1
-        rotation = (m.rotation + v.rotation) % 360
-        return dataclasses.replace(m, status="sure", id=v.winner, runner_up=m.id,
-                                   rotation=rotation % (360 / sym) if sym > 1 else rotation, symmetry=sym)
+        return look_alike_verdict(frame, cal.homography, m, index, faces_from)
 
     def first_look(cells: Sequence[detect.Candidate]) -> list[Match]:
         """Each cell's reading as placed (read together: each as alone, in less time)."""

@@ -116,6 +116,43 @@ def test_two_roads_told_apart_by_colour_alone():
     assert v.winner is None
 
 
+def test_a_wider_ratio_names_a_card_only_once_its_own_look_alikes_are_compared(monkeypatch):
+    """At WIDE_RATIO, hm-dover-4 compared only with two wrong cards (its colour twin and its
+    number twin) is read as one of them, as above. The scan's check accepts a winner past
+    CLEAR_RATIO only when every look-alike of the winner was compared: here the winner's own
+    look-alikes bring hm-dover-4 in, and the verdict is then no longer the wrong card."""
+    import importlib
+
+    from vision.identify import Match, index_for_pack
+
+    scan_module = importlib.import_module("vision.scan")
+    pack, frame, truth = one_card("hm-dover-4", 0.0)
+    (t,) = truth.items
+    faces = {cid: lookalike.faces_of(pack, cid) for cid in ("hm-holyhead-4", "hm-dover-8")}
+    wide = lookalike.tell_apart(frame, truth.homography, t.center_mm, 0.0, faces, t.size_mm, (0, 180),
+                                clear_ratio=lookalike.WIDE_RATIO)
+    assert wide.winner == "hm-holyhead-4" and lookalike.CLEAR_RATIO < wide.ratio <= lookalike.WIDE_RATIO
+
+    index = index_for_pack(pack)
+    reading = Match("unsure", "hm-holyhead-4", 0.0, 0.9, 0.01, t.center_mm, 1, "hm-dover-8")
+    real = scan_module._look_alikes
+    asked: list[str] = []
+
+    def first_blind(idx, cid):
+        # the reading's look-alikes as if the recogniser had learned none: only the two it named
+        asked.append(cid)
+        return [] if len(asked) == 1 else real(idx, cid)
+
+    monkeypatch.setattr(scan_module, "_look_alikes", first_blind)
+    got = scan_module.look_alike_verdict(frame, truth.homography, reading, index, lambda: pack)
+    assert asked == ["hm-holyhead-4", "hm-holyhead-4"]  # the winner's look-alikes were asked for
+    assert "hm-dover-4" in real(index, "hm-holyhead-4")
+    assert got == reading  # no verdict: the card there is not the one first found best
+    monkeypatch.setattr(scan_module, "_look_alikes", real)
+    got = scan_module.look_alike_verdict(frame, truth.homography, reading, index, lambda: pack)
+    assert got.id == "hm-dover-4" and got.status == "sure"
+
+
 def test_a_face_picture_gone_since_learning_leaves_the_reading_as_it_was(tmp_path, monkeypatch):
     """An owner's pack folder edited while the app runs: a look-alike's face file is gone. The
     check that would read it is skipped and the scan goes on (the card stays listed as unsure).
