@@ -571,14 +571,20 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         return index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in cells])
 
     def look(c: detect.Candidate, reading: Match | None = None) -> tuple[detect.Candidate, Match]:
-        m = tell_apart(reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key))
-        if (m.status != "sure" or m.score < WEAK_SURE) and c.unsnapped is not None:
+        raw = reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)
+        m = tell_apart(raw)
+        # (a reading made sure only by the look-alike check keeps the recogniser's own score,
+        # which the rules of a region count by: it is read again as an unsure one is, and a
+        # better reading taken. hm-holyhead-1 read 0.84 as placed, 0.89 turned 4 degrees, and a
+        # region's anchored cells count from 0.85)
+        reread = m.status != "sure" or m.score < WEAK_SURE or raw.status != "sure"
+        if reread and c.unsnapped is not None:
             # moved onto the wrong edges (a road's, a frame's): the outline's own guess may be it
             # (a road tile once read as another tile at 0.66 half a road off its place)
             first = tell_apart(index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key))
             if first.score > m.score:
                 c, m = c.unsnapped, first
-        if TURN_TRIES and (m.status != "sure" or m.score < WEAK_SURE):
+        if TURN_TRIES and (reread or m.status != "sure" or m.score < WEAK_SURE):
             # turned a few degrees off its card (a region's frame tilted by a hand, a glare spot or
             # a car at its edge): the card's print then fits poorly all over (a tile 7 degrees off
             # read 0.49, 0.78 square to it); read it turned either way too
