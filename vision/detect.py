@@ -53,6 +53,7 @@ FRAGMENT = 0.15
 LOW_STRENGTHS = (0.5, 0.7)
 FRAME_GAP_MM = 5.0  # ... bridging gaps this wide in the card's frame
 SHADOW = 0.5  # how much darker than the cloth a shadow may make it
+SHARP_DARK = 0.2  # ... unless its side rises this share of its depth per px (half scale): a dark card
 LIGHT = 0.4  # how much brighter than the cloth light may make a strongly coloured cloth ...
 SATURATED = 42.0  # ... whose chroma (Lab a, b distance from grey) is at least this; none for a
 MUTED = 32.0  # cloth at or below this (wood is about 31: pale cards on it must not pass for light)
@@ -459,6 +460,14 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
         strength = _distance(lab, bg) / thresh
         mask = (strength > 1.0).astype(np.uint8) * 255
+        dark = _sharp_dark(small, cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR),
+                           cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST), thresh,
+                           0.5 * max_hole_mm2 * (px_per_mm / 2) ** 2)
+        if dark is not None:
+            given = cv2.resize(dark, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+            mask[given] = 255
+            # (its strength as if no darkening were forgiven: lightness counts 0.35 squared)
+            strength[given] = np.maximum(strength[given], (bg[:, :, 0][given] - lab[:, :, 0][given]) * (0.35**0.5 / thresh))
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7.0, px_per_mm))
@@ -467,6 +476,47 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
     return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength
+
+
+def _sharp_dark(small: np.ndarray, bg: np.ndarray, mask: np.ndarray, thresh: float,
+                least: float) -> np.ndarray | None:
+    """Dark things the shadow rule forgave, at the scale of ``small`` (Lab, with the cloth's
+    colour ``bg`` and the mask there): a black card on a grey or dark blue cloth
+    differs from it as a shadow does, darker and no more colourful. But a shadow's sides are soft
+    (a hand or a lamp's arm well above the table: tens of mm) and a card's are sharp. Each region
+    of at least ``least`` px that is darker than the cloth by more than the threshold (in
+    lightness alone) but kept out of the mask, and does not touch the view's border, is given
+    back when its side rises, per px, by SHARP_DARK of its depth or more: 0/255 where they are,
+    or None when there is none."""
+    depth = bg[:, :, 0] - small[:, :, 0]  # (how much darker than the cloth)
+    deep = depth > thresh / 0.35**0.5
+    dark = cv2.bitwise_and(deep.view(np.uint8) * np.uint8(255), cv2.bitwise_not(mask))
+    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    if cv2.countNonZero(dark) < least:
+        return None  # (the usual case: no region can be big enough)
+    _, labels, stats, _ = _components(dark)
+    h, w = dark.shape
+    out: np.ndarray | None = None
+    for lab in (np.flatnonzero(stats[1:, 4] >= least) + 1).tolist():
+        x, y, cw, ch = (int(v) for v in stats[lab, :4])
+        if x == 0 or y == 0 or x + cw == w or y + ch == h:
+            continue  # (past the view's edge: the table's edge, or the floor)
+        x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(w, x + cw + 2), min(h, y + ch + 2)
+        comp = labels[y0:y1, x0:x1] == lab
+        # its side: towards the cloth, or all round when the cloth barely touches it (the dark
+        # body of a card inside its lighter frame, open in a place or two)
+        cloth = (~deep[y0:y1, x0:x1] & (mask[y0:y1, x0:x1] == 0)).astype(np.uint8)
+        side = comp & (cv2.dilate(cloth, np.ones((3, 3), np.uint8)) > 0)
+        if np.count_nonzero(side) < 20:
+            side = comp & (cv2.dilate((~comp).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+        light = np.ascontiguousarray(small[y0:y1, x0:x1, 0])
+        rise = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3),
+                             cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
+        if float(np.median(rise[side])) >= SHARP_DARK * float(np.median(depth[y0:y1, x0:x1][comp])):
+            if out is None:
+                out = np.zeros_like(dark)
+            out[y0:y1, x0:x1][comp] = 255
+    return out
 
 
 def _centre_distances(pix: np.ndarray, centres: np.ndarray) -> np.ndarray:

@@ -375,3 +375,51 @@ def test_a_fragment_in_the_cloths_own_shading_is_no_card():
     edge[:, :] = 0.7
     edge[10:30, 10:40] = 1.9
     assert _completed(edge, _fragment_in(edge, 10, 10, 30, 20), 10, 10, 2500.0, 2500.0, 88.0, 1.0) is None
+
+
+def _black_card() -> np.ndarray:
+    """The proxy Highwayman card: near-black stock with a grey figure, a shadow's colours."""
+    from vision.pack import proxy_pack
+
+    pack = proxy_pack("highwayman")
+    face = cv2.imread(str(next(c for c in pack.cards if c.id == "hm-highwayman").faces[0]))
+    # without the coloured strips round its edge (a pile's cards, in the bench, break them up):
+    # nothing light closes the dark body off from the cloth
+    b = face.shape[1] // 30
+    body = face[face.shape[0] // 2, face.shape[1] // 8].tolist()
+    for sl in (np.s_[:b], np.s_[-b:], np.s_[:, :b], np.s_[:, -b:]):
+        face[sl] = body
+    return face
+
+
+@pytest.mark.parametrize("cloth", [(108, 108, 113), (91, 58, 29)], ids=["grey", "dark blue"])
+def test_a_black_card_on_a_dark_cloth_is_a_card_not_a_shadow(cloth):
+    """A black card is darker than the cloth and no more colourful, as a shadow is; its sharp
+    sides tell it apart (see detect._sharp_dark)."""
+    rng = np.random.default_rng(21)
+    table = TableSpec()
+    pic = table_picture(table, rng, cloth=cloth)
+    for c in ((420, 330), (560, 330)):
+        paste(pic, _black_card(), c, 0, (57, 89), table)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(57.0, 89.0)])
+    firm = [c for c in det.candidates if not det.regions[c.region].loose]
+    assert sorted(round(c.center_mm[0] / 10) for c in firm) == [42, 56], det
+    for c in firm:
+        assert abs(c.center_mm[1] - 330) < 5
+
+
+def test_a_soft_shadow_is_no_card_and_leaves_a_card_beside_it_alone():
+    rng = np.random.default_rng(22)
+    table = TableSpec()
+    pic = table_picture(table, rng, cloth=(110, 112, 108))
+    paste(pic, random_face(rng), (700, 300), 0, (63, 88), table)
+    m = table.marker_mm
+    shade = np.zeros(pic.shape[:2], np.float32)  # a hand's shadow from well above: 12 mm soft, dark
+    cv2.ellipse(shade, (round((450 + m) * TEX), round((350 + m) * TEX)), (110 * TEX, 60 * TEX), 20, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 12 * TEX)
+    pic = (pic * (1 - 0.55 * shade)[:, :, None]).astype(np.uint8)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert [tuple(round(v) for v in c.center_mm) for c in det.candidates] == [pytest.approx((700, 300), abs=4)]
+    assert det.blobs == []
