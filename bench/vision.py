@@ -191,8 +191,9 @@ def peak_memory_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def latency(runs: int, seed: int) -> dict[str, float]:
-    """A Roundabout table of 30 cards at 2304x1296, scanned repeatedly with a warm calibration."""
+def latency(runs: int, seed: int, background: str = "wood") -> dict[str, float]:
+    """A table of 30 cards at 2304x1296 (on ``background``: wood, cloth or patterned), scanned
+    repeatedly with a warm calibration."""
     from vision.synth import Camera, Placement, Scene, render_scene
 
     pack = proxy_pack("bigsur")
@@ -205,7 +206,8 @@ def latency(runs: int, seed: int) -> dict[str, float]:
                                                                           140 + 260 * (seat_row // 2)), 0.0))
     for k in range(6):
         places.append(Placement(ids[(24 + k) % len(ids)], (120 + 150 * k, 640 - 20 * (k % 2)), 90.0))
-    scene = Scene(placements=tuple(places), pack=pack, camera=Camera(view_deg=6, light=0.3, noise=2, blur=0.5))
+    scene = Scene(placements=tuple(places), pack=pack, camera=Camera(view_deg=6, light=0.3, noise=2, blur=0.5),
+                  background=background)
     frame, _ = render_scene(scene, seed=seed)
     # from here on memory is the recogniser's (the renderer's caches above are the bench's)
     before_peak = peak_memory_mb()
@@ -293,6 +295,9 @@ def main() -> None:
                     help="a card hidden more than this is not required to be found (default 0.25)")
     ap.add_argument("--verbose", action="store_true", help="print every scene that is not all right")
     ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--latency-table", default="wood", choices=("wood", "cloth", "patterned"),
+                    help="what the latency table's cards lie on (default wood, which the scanner models as a "
+                         "patterned cloth; cloth: a plain cloth)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if hasattr(os, "sched_setaffinity"):
@@ -332,7 +337,7 @@ def main() -> None:
               f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
               f"{grand['distractors']}; unsure {grand['unsure']}")
     if not args.skip_latency:
-        lat = latency(args.runs, args.seed)
+        lat = latency(args.runs, args.seed, args.latency_table)
         print(f"latency, cold (the cloth's colours learned afresh): first scan wall {lat['first_wall']:.1f} ms "
               f"(CPU {lat['first_cpu']:.1f} ms, also the templates' spectra); {lat['cold_runs']} cold scans wall median "
               f"{lat['cold_median']:.1f} ms, p95 {lat['cold_p95']:.1f} ms, CPU median {lat['cold_cpu_median']:.1f} ms")
