@@ -22,16 +22,42 @@ UNKNOWN = (40, 40, 230)
 INK = (255, 255, 255)
 
 
-def _label(img: np.ndarray, text: str, at: Sequence[float], colour: tuple[int, int, int], scale: float) -> None:
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 of a label's background in image px
+
+
+def _free_place(box: Box, taken: Sequence[Box], tries: int = 3) -> tuple[int, int]:
+    """How far to move a label (dx, dy) so that it covers no label drawn before it: straight up
+    or down by whole label heights, the nearest free place first, at most ``tries`` heights each
+    way; (0, 0) when it is free where it is, or nowhere near is."""
+    x0, y0, x1, y1 = box
+    step = y1 - y0 + 2
+    for k in range(tries + 1):
+        for dy in ((0,) if k == 0 else (k * step, -k * step)):
+            if not any(x0 < t[2] and t[0] < x1 and y0 + dy < t[3] and t[1] < y1 + dy for t in taken):
+                return 0, dy
+    return 0, 0
+
+
+def _label(img: np.ndarray, text: str, at: Sequence[float], colour: tuple[int, int, int], scale: float,
+           taken: list[Box] | None = None) -> None:
+    """A text on a box of ``colour`` centred at ``at``; with ``taken`` (the boxes of the labels
+    drawn so far) moved clear of them, and added to them (two cards side by side whose ids are
+    wider than a card had their labels written over each other)."""
     font = cv2.FONT_HERSHEY_SIMPLEX
     th = max(1, round(scale * 2))
     (w, h), base = cv2.getTextSize(text, font, scale, th)
     x, y = round(at[0] - w / 2), round(at[1] + h / 2)
+    if taken is not None:
+        box = (x - 3, y - h - 3, x + w + 3, y + base + 1)
+        dx, dy = _free_place(box, taken)
+        x, y = x + dx, y + dy
+        taken.append((box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy))
     cv2.rectangle(img, (x - 3, y - h - 3), (x + w + 3, y + base + 1), colour, -1)
     cv2.putText(img, text, (x, y), font, scale, INK, th, cv2.LINE_AA)
 
 
-def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, int, int], scale: float) -> None:
+def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, int, int], scale: float,
+             taken: list[Box]) -> None:
     pts = cal.to_image(np.array(item.corners_mm, np.float64))
     cv2.polylines(img, [pts.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
     # an arrow from the centre to the middle of the card's top edge shows its rotation
@@ -40,7 +66,8 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
     tip = centre + (top - centre) * 0.6
     cv2.arrowedLine(img, tuple(centre.round().astype(int)), tuple(tip.round().astype(int)), colour,
                     max(1, round(scale * 3)), cv2.LINE_AA, tipLength=0.3)
-    _label(img, item.id + ("?" if colour == UNSURE else ""), centre + np.array([0.0, 20 * scale]), colour, scale * 0.8)
+    _label(img, item.id + ("?" if colour == UNSURE else ""), centre + np.array([0.0, 20 * scale]), colour, scale * 0.8,
+           taken)
 
 
 def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calibration | None = None,
@@ -55,10 +82,11 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
     t = cal.table
     area = cal.to_image(np.array([[0, 0], [t.width_mm, 0], [t.width_mm, t.height_mm], [0, t.height_mm]], np.float64))
     cv2.polylines(img, [area.round().astype(np.int32)], True, (200, 200, 200), 1, cv2.LINE_AA)
+    taken: list[Box] = []  # the cards' labels drawn so far
     for item in observation.items:
-        _outline(img, cal, item, SURE, scale)
+        _outline(img, cal, item, SURE, scale, taken)
     for item in observation.unsure:
-        _outline(img, cal, item, UNSURE, scale)
+        _outline(img, cal, item, UNSURE, scale, taken)
     for u in observation.unknowns:
         w, h = u.size_mm
         cx, cy = u.center_mm

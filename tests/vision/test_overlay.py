@@ -1,0 +1,32 @@
+"""The overlay's card labels: two cards side by side whose ids are wider than a card."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.overlay import SURE, _free_place, _label
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_a_label_where_none_is_stays_where_it_is():
+    assert _free_place((10, 10, 60, 30), [(100, 10, 150, 30)]) == (0, 0)
+
+
+def test_a_label_over_another_moves_down_a_label_height_then_up():
+    assert _free_place((10, 10, 60, 30), [(40, 10, 90, 30)]) == (0, 22)
+    assert _free_place((10, 10, 60, 30), [(40, 10, 90, 30), (40, 32, 90, 52)]) == (0, -22)
+
+
+def test_labels_at_one_place_are_drawn_apart_and_none_is_lost():
+    img = np.zeros((400, 600, 3), np.uint8)
+    taken: list[tuple[int, int, int, int]] = []
+    for x in (280, 300, 320):  # three cards 20 px apart, ids about 200 px wide
+        _label(img, "hm-exeter-london", (x, 200), SURE, 0.8, taken)
+    assert len(taken) == 3
+    assert not any(_overlap(a, b) for i, a in enumerate(taken) for b in taken[i + 1:])
+    # each label is drawn where its box says (its colour fills the box's corner)
+    for x0, y0, _, _ in taken:
+        assert tuple(img[y0 + 1, x0 + 1]) == SURE
