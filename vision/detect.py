@@ -52,6 +52,7 @@ FAINT = 1.4  # a blob that differs from the cloth by less than this (times the t
 FRAGMENT = 0.15
 LOW_STRENGTHS = (0.5, 0.7)
 FRAME_GAP_MM = 5.0  # ... bridging gaps this wide in the card's frame
+LIGHTNESS = 0.35  # a difference from the cloth: lightness's square counts this much against colour's
 SHADOW = 0.5  # how much darker than the cloth a shadow may make it
 SHARP_DARK = 0.2  # ... unless its side rises this share of its depth per px (half scale): a dark card
 LIGHT = 0.4  # how much brighter than the cloth light may make a strongly coloured cloth ...
@@ -466,8 +467,9 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         if dark is not None:
             given = cv2.resize(dark, (w, h), interpolation=cv2.INTER_NEAREST) > 0
             mask[given] = 255
-            # (its strength as if no darkening were forgiven: lightness counts 0.35 squared)
-            strength[given] = np.maximum(strength[given], (bg[:, :, 0][given] - lab[:, :, 0][given]) * (0.35**0.5 / thresh))
+            # (their strength as if no darkening were forgiven, from lightness alone)
+            strength[given] = np.maximum(strength[given],
+                                         (bg[:, :, 0][given] - lab[:, :, 0][given]) * (LIGHTNESS**0.5 / thresh))
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7.0, px_per_mm))
@@ -489,7 +491,7 @@ def _sharp_dark(small: np.ndarray, bg: np.ndarray, mask: np.ndarray, thresh: flo
     back when its side rises, per px, by SHARP_DARK of its depth or more: 0/255 where they are,
     or None when there is none."""
     depth = bg[:, :, 0] - small[:, :, 0]  # (how much darker than the cloth)
-    deep = depth > thresh / 0.35**0.5
+    deep = depth > thresh / LIGHTNESS**0.5
     dark = cv2.bitwise_and(deep.view(np.uint8) * np.uint8(255), cv2.bitwise_not(mask))
     dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     if cv2.countNonZero(dark) < least:
@@ -643,7 +645,7 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     diff = lab - bg
     dl = diff[:, :, 0]
     if not forgive:
-        return np.sqrt(0.35 * dl**2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
+        return np.sqrt(LIGHTNESS * dl**2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
     # A shadow (a hand, a lamp, the camera arm) darkens the cloth without changing its colour:
     # darkening by up to SHADOW of the cloth's lightness is forgiven. Brighter than the cloth
     # (a white card) always counts. Lightness still counts for less than colour.
@@ -682,9 +684,9 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     b -= 128.0
     cb *= ratio
     b -= cb
-    # sqrt(0.35 * dl**2 + da**2 + db**2)
+    # sqrt(LIGHTNESS * dl**2 + da**2 + db**2)
     dl *= dl
-    dl *= 0.35
+    dl *= LIGHTNESS
     a *= a
     b *= b
     dl += a
