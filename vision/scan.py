@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision import detect, glare, layout, lookalike
@@ -753,8 +752,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # a card whose face the glare drove to white in good part is known from the rest only by
         # a clear score: a white patch's edge across cloth was read as a card whose print is light
         # above and dark below (see CLIPPED_SHARE); it is listed for the players instead
-        for it in [it for it in obs.items if it.confidence < CLIPPED_COUNTED and glare.share_of(
-                white, cv2.perspectiveTransform(np.array([it.corners_mm], np.float32), cal.homography)[0]) > CLIPPED_SHARE]:
+        for it in [it for it in obs.items if it.confidence < CLIPPED_COUNTED
+                   and glare.share_of(white, cal.to_image(it.corners_mm)) > CLIPPED_SHARE]:
             obs.items.remove(it)
             obs.unsure.append(it)
     catalog = _catalog(game)
