@@ -407,7 +407,8 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     """A 0/255 mask of what lies on the cloth, and how strongly each pixel differs from the
     cloth (1.0 = just at the threshold)."""
     h, w = top.shape[:2]
-    lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
     b = max(4, round(BLOCK_MM * px_per_mm))
     gh, gw = max(1, h // b), max(1, w // b)
     blocks = cv2.resize(lab, (gw, gh), interpolation=cv2.INTER_AREA)
@@ -420,13 +421,14 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     bg_blocks = cv2.medianBlur(np.clip(blocks, 0, 255).astype(np.uint8), k).astype(np.float32) if k >= 3 else blocks
     small = cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
+    small_planes = cv2.split(small)
     keep = np.ones((sh, sw), np.float32)
     thresh = 9.0
     for step in range(3):
-        bg = cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR)
+        bg = cv2.split(cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR))
         # the threshold comes from the cloth's own spread, lighter and darker alike (grain, weave,
         # noise); the mask then forgives darkening (shadows) up to SHADOW
-        sym = _distance(small, bg, forgive=False)
+        sym = _distance(small_planes, bg, forgive=False)
         cloth = sym[keep > 0.5]
         if cloth.size < 100:
             cloth = sym.ravel()
@@ -440,7 +442,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         # cloth is patterned only once the model follows them (a plain felt under a lamp is not)
         if thresh > TEXTURED and step > 0:
             break
-        covered = (_distance(small, bg) > thresh).astype(np.uint8)
+        covered = (_distance(small_planes, bg) > thresh).astype(np.uint8)
         keep = 1.0 - cv2.dilate(covered, np.ones((3, 3), np.uint8)).astype(np.float32)
         wts = cv2.resize(keep, (gw, gh), interpolation=cv2.INTER_AREA)
         sums = cv2.resize(small * keep[:, :, None], (gw, gh), interpolation=cv2.INTER_AREA)
@@ -459,7 +461,10 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         r = max(1, round(2.5 * px_per_mm))
     else:
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
-        strength = _distance(lab, bg) / thresh
+        # (the planes split from the 8-bit image: the same values, at a third of the cost)
+        lab_planes = [plane.astype(np.float32) for plane in cv2.split(lab8)]
+        bg_planes = cv2.split(bg)
+        strength = _distance(lab_planes, bg_planes) / thresh
         mask = (strength > 1.0).astype(np.uint8) * 255
         dark = _sharp_dark(small, cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR),
                            cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST), thresh,
@@ -469,7 +474,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
             mask[given] = 255
             # (their strength as if no darkening were forgiven, from lightness alone)
             strength[given] = np.maximum(strength[given],
-                                         (bg[:, :, 0][given] - lab[:, :, 0][given]) * (LIGHTNESS**0.5 / thresh))
+                                         (bg_planes[0][given] - lab_planes[0][given]) * (LIGHTNESS**0.5 / thresh))
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7.0, px_per_mm))
@@ -641,11 +646,13 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarray:
-    diff = lab - bg
-    dl = diff[:, :, 0]
+def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool = True) -> np.ndarray:
+    """How far each pixel's colour is from the cloth's there (both Lab, as three float planes;
+    neither is changed)."""
+    light, a, b = lab
+    bl, ba, bb = bg
     if not forgive:
-        return np.sqrt(LIGHTNESS * dl**2 + diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
+        return np.sqrt(LIGHTNESS * (light - bl) ** 2 + (a - ba) ** 2 + (b - bb) ** 2)
     # A shadow (a hand, a lamp, the camera arm) darkens the cloth without changing its colour:
     # darkening by up to SHADOW of the cloth's lightness is forgiven. Brighter than the cloth
     # (a white card) always counts. Lightness still counts for less than colour.
@@ -654,8 +661,6 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     # a grey cloth (no colour to keep) still counts in full.
     # (Worked on whole channel planes and in place where a value is not needed again: the same
     # operations in the same order as the formulas in the comments, so the same result.)
-    light, a, b = cv2.split(lab)
-    bl, ba, bb = cv2.split(bg)
     ca, cb = ba - 128.0, bb - 128.0
     # vivid = clip((hypot(ca, cb) - MUTED) / (SATURATED - MUTED), 0, 1)
     vivid = np.hypot(ca, cb)
@@ -678,10 +683,10 @@ def _distance(lab: np.ndarray, bg: np.ndarray, forgive: bool = True) -> np.ndarr
     # ratio = clip(light / max(bl, 1), 1 - SHADOW, 1 + lift); da = (a - 128) - ca * ratio (db alike)
     ratio = light / np.maximum(bl, 1.0)
     np.clip(ratio, 1.0 - SHADOW, 1.0 + lift, out=ratio)
-    a -= 128.0
+    a = a - 128.0
     ca *= ratio
     a -= ca
-    b -= 128.0
+    b = b - 128.0
     cb *= ratio
     b -= cb
     # sqrt(LIGHTNESS * dl**2 + da**2 + db**2)

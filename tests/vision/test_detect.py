@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import ARUCO_DICTIONARY, calibrate, marker_table_corners
-from vision.detect import _completed, _flush_cells, find
+from vision.detect import LIGHTNESS, _completed, _distance, _flush_cells, find
 from vision.observation import TableSpec
 
 TEX = 2  # px per mm of the flat table picture the camera view is warped from
@@ -423,3 +423,16 @@ def test_a_soft_shadow_is_no_card_and_leaves_a_card_beside_it_alone():
     det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
     assert [tuple(round(v) for v in c.center_mm) for c in det.candidates] == [pytest.approx((700, 300), abs=4)]
     assert det.blobs == []
+
+
+def test_the_cloth_distance_forgives_a_shadow_and_leaves_the_planes_it_is_given_alone():
+    """foreground hands _distance the same planes at every step of its cloth model: they must
+    come back as they went in."""
+    lab = [np.array([[105.0, 240.0, 150.0]], np.float32), np.array([[128.0, 128.0, 150.0]], np.float32),
+           np.full((1, 3), 128.0, np.float32)]  # a shadow, a white card, a change of colour
+    bg = [np.full((1, 3), v, np.float32) for v in (150.0, 128.0, 128.0)]  # a grey cloth
+    before = [p.copy() for p in lab + bg]
+    forgiving = _distance(lab, bg)
+    assert forgiving[0].tolist() == pytest.approx([0.0, LIGHTNESS**0.5 * 90.0, 22.0])
+    assert _distance(lab, bg, forgive=False)[0].tolist() == pytest.approx([LIGHTNESS**0.5 * 45.0, LIGHTNESS**0.5 * 90.0, 22.0])
+    assert all(np.array_equal(a, b) for a, b in zip(lab + bg, before, strict=True))
