@@ -668,7 +668,8 @@ def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool
     vivid /= SATURATED - MUTED
     np.clip(vivid, 0.0, 1.0, out=vivid)
     lift = LIGHT * vivid
-    # dl = where(dl < 0, min(0, dl + SHADOW * bl), max(0, dl - lift * bl))
+    # dl = where(dl < 0, min(0, dl + SHADOW * bl), max(0, dl - lift * bl)), as a sum: at most
+    # one of the two terms is not zero (SHADOW * bl and lift * bl are never negative)
     dl = light - bl
     darker = SHADOW * bl
     darker += dl
@@ -676,7 +677,8 @@ def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool
     lighter = lift * bl
     np.subtract(dl, lighter, out=lighter)
     np.maximum(lighter, 0.0, out=lighter)
-    dl = np.where(dl < 0, darker, lighter)
+    dl = darker
+    dl += lighter
     # in shade a colour also loses saturation about as much as it loses lightness: compare the
     # colour with the cloth's colour dimmed by the same ratio (never by more than SHADOW allows),
     # and in light it gains about as much
