@@ -36,7 +36,7 @@ import numpy as np
 from vision.errors import VisionError
 from vision.kept import trim
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 FINE_LONG = 64  # px along a card's long side in the fine template
 SLACK = 4  # px of search slack each side in the fine comparison (about 5 mm on a Big Sur card)
 SHORTLIST = 6
@@ -70,6 +70,10 @@ class Reference:
     size_mm: tuple[float, float]
     face: np.ndarray = field(repr=False)
     kind: str = ""
+    #: the ways round it lies that the game cannot tell apart (the catalog's ``turns``: 4 for a
+    #: crossroads, 2 for a straight road): its face turned so counts as the same reading however
+    #: its picture looks, so those turns never compete with each other
+    turns: int = 1
 
 
 def size_key(size_mm: Sequence[float]) -> tuple[float, float]:
@@ -456,6 +460,8 @@ class CardIndex:
                     if _ncc(base, tf[rot]) >= SYMMETRIC:
                         sym = 360 // rot
                         break
+                # (a rectangle only turns by halves: at most 2 of a crossroads' 4)
+                sym = max(sym, min(r.turns, len(rots)))
                 for rot in rots:
                     e = len(ids)
                     ids.append(r.id)
@@ -735,31 +741,41 @@ def references_from_pack(pack: Any) -> list[Reference]:
 
 def iter_references(pack: Any) -> Iterator[Reference]:
     """The faces of references_from_pack, read one at a time as they are asked for."""
-    kinds = _catalog_kinds(pack.game)
+    facts = _catalog_facts(pack.game)
     for card in pack.cards:
         size = getattr(card, "size_mm", None) or pack.card_size_mm
+        kind, turns = facts.get(card.id, ("", 1))
         for face_path in card.faces:
             p = Path(face_path)
             p = p if p.is_absolute() else Path(pack.root) / p
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if img is None:
                 raise IndexError_(f"{p}: card {card.id!r} face is not a readable picture")
-            yield Reference(card.id, (float(size[0]), float(size[1])), img, kinds.get(card.id, ""))
+            yield Reference(card.id, (float(size[0]), float(size[1])), img, kind, turns)
 
 
-def _catalog_kinds(game: str) -> dict[str, str]:
+def _catalog_facts(game: str) -> dict[str, tuple[str, int]]:
+    """Each catalog item's kind and ``turns`` (1, 2 or 4; 1 where the catalog gives none or
+    another number), by id."""
     try:
         import importlib
 
         items = importlib.import_module(f"rules.{game}").catalog_items()
-        return {str(i["id"]): str(i.get("kind", "")) for i in items}
     except (ImportError, AttributeError):
         return {}
+    return {str(i["id"]): (str(i.get("kind", "")), i["turns"] if i.get("turns") in (1, 2, 4) else 1) for i in items}
+
+
+def _turned_alike(game: str) -> list[tuple[str, int]]:
+    """The catalog items whose turns count as one (what the index learns from the catalog besides
+    kinds), for the pack's digest."""
+    return sorted((cid, turns) for cid, (_, turns) in _catalog_facts(game).items() if turns > 1)
 
 
 def pack_digest(pack: Any) -> str:
-    """A hash of everything the recogniser learns from: sizes, ids and the face files' bytes."""
-    h = hashlib.sha256(f"v{INDEX_VERSION}|{pack.game}|{list(pack.card_size_mm)}".encode())
+    """A hash of everything the recogniser learns from: sizes, ids, the face files' bytes and which
+    cards' turns the catalog counts as one."""
+    h = hashlib.sha256(f"v{INDEX_VERSION}|{pack.game}|{list(pack.card_size_mm)}|{_turned_alike(pack.game)}".encode())
     for card in pack.cards:
         h.update(f"|{card.id}|{getattr(card, 'size_mm', None)}".encode())
         for face_path in card.faces:
@@ -791,7 +807,7 @@ def _pack_files(pack: Any) -> tuple[tuple[Any, ...], list[str]]:
     known = _PATHS.get(id(pack))
     if known is not None and known[0] is pack:
         return known[1], known[2]
-    head: list[Any] = [pack.game, repr(list(pack.card_size_mm))]
+    head: list[Any] = [pack.game, repr(list(pack.card_size_mm)), repr(_turned_alike(pack.game))]
     paths = []
     for card in pack.cards:
         head.append((card.id, repr(getattr(card, "size_mm", None)), len(card.faces)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .chooser import playout_choice
-from .data import Catalog, sides_of
+from .data import Catalog, rotate, sides_of
 from .data import current as load_catalog
 from .engine import MonsterHighway, MonsterState, Placement
 
@@ -27,6 +27,9 @@ def catalog_items() -> list[dict[str, Any]]:
         item: dict[str, Any] = {"id": t.id, "kind": kinds[t.kind], "count": t.count, "size_mm": size, "name": t.name}
         if t.open_mask:
             item["open_sides"] = sides_of(t.open_mask)
+            # the ways round it lies that the rules cannot tell apart: a crossroads reads the same
+            # turned a quarter, a straight turned a half (the engine compares roads by their sides)
+            item["turns"] = 4 if rotate(t.open_mask, 90) == t.open_mask else 2 if rotate(t.open_mask, 180) == t.open_mask else 1
         if t.effect:
             item["effect"] = t.effect
         if t.corner:
