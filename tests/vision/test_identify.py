@@ -240,3 +240,53 @@ def test_crops_correlated_together_get_the_peaks_each_gets_alone():
     assert got == [c.correlate(templates, e) if e else [] for c, e in zip(crops, entries, strict=True)]
     # each crop's own template found where it was put (the flat one fits everywhere)
     assert all(g[-1][1] == (3, 2) and g[-1][0] > 0.99 for g, e in zip(got, entries, strict=True) if e and e[-1] != 3)
+
+
+def _crossroads(rng):
+    """A tile whose picture is the same turned a quarter but for a label in one corner."""
+    q = random_face(rng, (25, 25))
+    top = np.concatenate([q, np.rot90(q, -1)], axis=1)
+    face = np.ascontiguousarray(np.concatenate([top, np.rot90(top, 2)], axis=0))
+    h, w = face.shape[:2]
+    face[: h // 6, : w // 3] = (40, 40, 200)
+    return face
+
+
+def test_turns_the_game_cannot_tell_apart_do_not_compete():
+    """A crossroads whose label is under a car: which way round it lies cannot be seen, and its
+    game does not care (the catalog's turns: 4). Read so, it is sure; read as a tile whose every
+    turn matters, it is not."""
+    rng = np.random.default_rng(1)
+    face, other = _crossroads(rng), random_face(rng, SQUARE)
+    table = TableSpec()
+    pic = table_picture(table, np.random.default_rng(1))
+    paste(pic, face, (500, 350), 90, SQUARE, table)  # its label at the top right ...
+    paste(pic, np.full((80, 50, 3), (20, 200, 240), np.uint8), (517, 337), 0, (16, 26), table)  # ... under a car
+    frame, _ = view(table, pic)
+    alike = CardIndex.learn([Reference("cross", SQUARE, face, turns=4), Reference("other", SQUARE, other)])
+    obs = scan(frame, "monsterhighway", index=alike)
+    assert [(i.id, i.symmetry) for i in obs.items] == [("cross", 4)] and obs.unsure == []
+    assert obs.items[0].rotation < 90  # (the same reading whichever quarter)
+    every_turn = CardIndex.learn([Reference("cross", SQUARE, face), Reference("other", SQUARE, other)])
+    obs = scan(frame, "monsterhighway", index=every_turn)
+    assert obs.items == [] and [u.id for u in obs.unsure] == ["cross"]
+
+
+def test_a_rectangle_counts_at_most_half_turns_as_one():
+    rng = np.random.default_rng(2)
+    index = CardIndex.learn([Reference("c", RECT, random_face(rng, RECT), turns=4),
+                             Reference("t", SQUARE, random_face(rng, SQUARE), turns=2)])
+    assert set(index.classes[identify.size_key(RECT)].entry_sym.tolist()) == {2}
+    assert set(index.classes[identify.size_key(SQUARE)].entry_sym.tolist()) == {2}
+
+
+def test_the_catalogs_turns_reach_the_index_and_its_digest(monkeypatch):
+    from vision.pack import proxy_pack
+
+    pack = proxy_pack("monsterhighway")
+    turns = {r.id: r.turns for r in identify.references_from_pack(pack) if r.id.startswith(("road-", "ground"))}
+    assert turns == {"road-straight": 2, "road-curve": 1, "road-tee": 1, "road-cross": 4, "ground-zero": 4}
+    before = identify.pack_digest(pack)
+    facts = identify._catalog_facts("monsterhighway")
+    monkeypatch.setattr(identify, "_catalog_facts", lambda game: {**facts, "road-cross": ("road tile", 1)})
+    assert identify.pack_digest(pack) != before  # a catalog that changes them is learned afresh
