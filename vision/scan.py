@@ -324,7 +324,15 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
         if bare:
             # (snap_cells, not det.snap: every bare place is read, none merged into another)
             cells = detect.snap_cells(bare, det.edges, det.px_per_mm) if det.edges is not None else bare
-            first = first_look(cells)
+            # a place moved onto edges may have followed the card's own print (Ground Zero's dark
+            # squares took a bare place 17 mm off the tile, read 0.31 there): where it lay before
+            # is read too, and the better first look kept
+            moved = [k for k, c in enumerate(cells) if c.unsnapped is not None]
+            first = first_look(cells + [cells[k].unsnapped for k in moved])
+            for j, k in enumerate(moved):
+                if first[len(cells) + j].score > first[k].score:
+                    cells[k], first[k] = dataclasses.replace(cells[k].unsnapped, unsnapped=None), first[len(cells) + j]
+            first = first[:len(cells)]
             # the best first: two bare places may reach one card
             for k in sorted(range(len(cells)), key=lambda k: -first[k].score):
                 if first[k].score >= ACCEPT:

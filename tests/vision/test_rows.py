@@ -76,6 +76,17 @@ def test_a_cell_turned_back_onto_its_grid_is_read_past_a_piece_as_the_grids_cell
     check_against_truth(obs, truth, recall=0.6)
 
 
+def test_a_bare_place_is_read_where_it_was_proposed_when_its_edges_led_it_off():
+    """Ground Zero on a grey cloth: its roads are the cloth's grey and its dark squares pass for
+    shadow, so the mask leaves it bare between four sure tiles. The place beside them was moved
+    onto the edges of its own dark squares, 17 mm off the tile, and read no card (0.31); read
+    where it was proposed, it is Ground Zero (0.92)."""
+    pack, frame, truth = bench_scene("monsterhighway", 33, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert counted(obs, "ground-zero", (525, 375))
+    check_against_truth(obs, truth, recall=0.95)
+
+
 def test_cover_is_the_share_of_a_cell_its_regions_mask_holds():
     comp = np.zeros((100, 200), np.uint8)
     comp[:, :100] = 255  # the left half of the region's box
