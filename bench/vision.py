@@ -13,6 +13,8 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 - scenes with every item right (no wrong card, no missing card, no phantom),
 - phantom items (a card reported where there is none), per 1,000 scenes,
 - unknown objects rejected (a phone, coaster or foreign card never reported as a card),
+- playing pieces (cars, the Monster) reported where one stands, and phantom pieces (reported where none
+  does); not part of a scene being all right,
 - unsure items (listed for the players to check; counted as not found above),
 - scan latency of a 2304x1296 frame with 30 cards on one core (median, p95): warm (the same table
   scanned again, its cloth's colours kept), warm with fresh camera noise in every frame, and cold
@@ -61,7 +63,7 @@ def rotation_ok(got: float, want: float, symmetry: int, tol: float = 12.0) -> bo
 def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
-               hidden_misread=0)
+               hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0)
     used: set[int] = set()
     reported = list(obs.items)
     # the least hidden first: in a pile the top card must meet the report, not one under it
@@ -89,6 +91,19 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
         else:
             out["wrong"] += 1
     out["phantom"] = len(reported) - len(used)
+    # playing pieces (cars, the Monster): each reported piece meets the nearest piece standing
+    # within half its size and 10 mm (a standing piece's top is seen off its foot); any other is a
+    # phantom piece. Not part of a scene being all right (the figures of earlier passes count cards)
+    seen = [p["center_mm"] for p in (obs.layout or {}).get("pieces", [])]
+    met: set[int] = set()
+    for t in truth.pieces:
+        out["pieces"] += 1
+        near = [k for k, c in enumerate(seen)
+                if k not in met and np.hypot(c[0] - t.center_mm[0], c[1] - t.center_mm[1]) < 0.5 * max(t.size_mm) + 10]
+        if near:
+            met.add(min(near, key=lambda k: np.hypot(seen[k][0] - t.center_mm[0], seen[k][1] - t.center_mm[1])))
+            out["pieces_found"] += 1
+    out["pieces_phantom"] = len(seen) - len(met)
     for d in truth.distractors:
         if d.kind == "hand":
             continue
@@ -122,6 +137,8 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
         all_right += perfect
         if verbose and not perfect:
             print(f"    scene {i}: {s}", flush=True)
+        elif verbose and (s["pieces_found"] < s["pieces"] or s["pieces_phantom"]):
+            print(f"    scene {i} (cards all right; pieces): {s}", flush=True)
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
     total["scenes"] = scenes - total.get("refused", 0)
@@ -343,13 +360,16 @@ def main() -> None:
             print(f"{kind:5} {game:15} items {r['items']:5}  right {100 * acc:6.2f}%  wrong {r['wrong']:3}  "
                   f"missing {r['missing']:3}  unsure {r['unsure']:3}  all-right scenes {r['all_right']:4}/{r['scenes']}  "
                   f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']}  "
-                  f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  ({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
+                  f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
+                  f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
+                  f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
     if grand:
         print(f"TOTAL identity+rotation accuracy {100 * grand['right'] / max(1, grand['items']):.2f}% of "
               f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "
               f"{grand['scenes']}; phantoms {1000 * grand['phantom'] / max(1, grand['scenes']):.1f} per 1,000 scenes; "
               f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
-              f"{grand['distractors']}; unsure {grand['unsure']}")
+              f"{grand['distractors']}; unsure {grand['unsure']}; playing pieces found {grand['pieces_found']} of "
+              f"{grand['pieces']}, phantom pieces {grand['pieces_phantom']}")
     if not args.skip_latency:
         lat = latency(args.runs, args.seed, args.latency_table)
         print(f"latency, cold (the cloth's colours learned afresh): first scan wall {lat['first_wall']:.1f} ms "
