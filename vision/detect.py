@@ -27,6 +27,9 @@ DETECT_PX_PER_MM = 1.0
 NEIGHBOURHOOD = 15  # blocks (odd) over which the first guess of the cloth's colour is a median
 BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big enough to see cloth
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
+PIECE_SHORT_MM = 6.0  # a playing piece (a car 22 x 11 mm, the Monster 40 x 40) is no thinner than this ...
+PIECE_ELONGATED = 4.0  # ... nor longer than this many times its width: thin strips are the table's
+# edge against the floor, a card's edge or print line, not pieces
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 # ... and one covered at least this much may hold a card whose art is the cloth's colour (a brown
 # card on wood, a forest on green felt): a place only a sure reading counts (see Detection.partial)
@@ -1119,8 +1122,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             pts = np.vstack([c.reshape(-1, 2) for c in outline]).astype(np.float64) + np.array([x, y], np.float64)
             origin, u, v, l1, l2 = _rect_frame(pts)
             if small or max(l1, l2) < 0.9 * narrowest:
-                # a playing piece is a solid block of colour, far from the cloth (not grain or glare)
-                if inside.size and float(np.median(inside)) >= PIECE_STRENGTH:
+                # a playing piece is a solid, compact block of colour, far from the cloth (not
+                # grain or glare, not a strip)
+                thin, thick = sorted((l1 / px_per_mm, l2 / px_per_mm))
+                if (inside.size and float(np.median(inside)) >= PIECE_STRENGTH
+                        and thin >= PIECE_SHORT_MM and thick <= PIECE_ELONGATED * thin):
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
         fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm, edges)

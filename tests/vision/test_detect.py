@@ -140,6 +140,22 @@ def test_odd_things_are_blobs_and_small_things_are_pieces():
     assert car.colour_bgr[0] > 150 and car.colour_bgr[2] < 80
 
 
+def test_a_thin_strip_is_no_playing_piece():
+    """A strip as strong as a car but 3 mm wide (the table's edge against the floor, a line of a
+    card's print cut off) is no piece; a car beside it still is."""
+    rng = np.random.default_rng(10)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    m = table.marker_mm
+    cv2.rectangle(pic, (round((300 + m) * TEX), round((600 + m) * TEX)), (round((420 + m) * TEX), round((603 + m) * TEX)),
+                  (20, 120, 230), -1)  # an orange strip 120 x 3 mm
+    cv2.rectangle(pic, (round((600 + m) * TEX), round((500 + m) * TEX)), (round((622 + m) * TEX), round((511 + m) * TEX)),
+                  (20, 120, 230), -1)  # an orange car 22 x 11 mm
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert [tuple(round(v / 5) * 5 for v in p.center_mm) for p in det.pieces] == [(610, 505)]
+
+
 def test_empty_table_has_nothing():
     rng = np.random.default_rng(3)
     table = TableSpec()
