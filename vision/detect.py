@@ -29,7 +29,8 @@ BLOCK_MM = 25  # background blocks: small enough to follow light falloff, big en
 MIN_PIECE_MM2 = 60.0  # smaller than this is noise (a crumb, a glint)
 PIECE_SHORT_MM = 6.0  # a playing piece (a car 22 x 11 mm, the Monster 40 x 40) is no thinner than this ...
 PIECE_ELONGATED = 4.0  # ... nor longer than this many times its width: thin strips are the table's
-# edge against the floor, a card's edge or print line, not pieces
+# edge against the floor, a card's edge or print line, not pieces; and none is cut off by the
+# view's border (the floor or the room beyond the table's edge)
 CELL_COVER = 0.55  # a grid cell at least this covered holds a card
 # ... and one covered at least this much may hold a card whose art is the cloth's colour (a brown
 # card on wood, a forest on green felt): a place only a sure reading counts (see Detection.partial)
@@ -1125,7 +1126,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 # a playing piece is a solid, compact block of colour, far from the cloth (not
                 # grain or glare, not a strip)
                 thin, thick = sorted((l1 / px_per_mm, l2 / px_per_mm))
-                if (inside.size and float(np.median(inside)) >= PIECE_STRENGTH
+                cut = x <= 0 or y <= 0 or x + comp.shape[1] >= mask.shape[1] or y + comp.shape[0] >= mask.shape[0]
+                if (inside.size and float(np.median(inside)) >= PIECE_STRENGTH and not cut
                         and thin >= PIECE_SHORT_MM and thick <= PIECE_ELONGATED * thin):
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue

@@ -156,6 +156,21 @@ def test_a_thin_strip_is_no_playing_piece():
     assert [tuple(round(v / 5) * 5 for v in p.center_mm) for p in det.pieces] == [(610, 505)]
 
 
+def test_a_block_cut_off_by_the_views_border_is_no_playing_piece():
+    """Past the play area's edge is the floor or the room: a block of colour the border cuts off
+    is no piece; a car inside is."""
+    rng = np.random.default_rng(11)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    m = table.marker_mm
+    for x0, y0 in ((-8, 300), (600, 500)):  # the first half past the left edge
+        cv2.rectangle(pic, (round((x0 + m) * TEX), round((y0 + m) * TEX)),
+                      (round((x0 + 22 + m) * TEX), round((y0 + 11 + m) * TEX)), (20, 120, 230), -1)
+    frame, _ = view(table, pic)
+    det = find(frame, calibrate(frame, table), [(63.0, 88.0)])
+    assert [tuple(round(v / 5) * 5 for v in p.center_mm) for p in det.pieces] == [(610, 505)]
+
+
 def test_empty_table_has_nothing():
     rng = np.random.default_rng(3)
     table = TableSpec()
