@@ -437,6 +437,9 @@ class CardIndex:
         for r in references:
             if not isinstance(r.face, np.ndarray) or r.face.ndim != 3 or r.face.shape[2] != 3 or min(r.face.shape[:2]) < 8:
                 raise IndexError_(f"card {r.id!r}: its face is not a colour picture")
+            if r.turns not in (1, 2, 4) or isinstance(r.turns, bool):
+                raise IndexError_(f"card {r.id!r}: turns must be 1, 2 or 4 (the ways round it reads the same), "
+                                  f"not {r.turns!r}")
             by_key.setdefault(size_key(r.size_mm), []).append(replace(r, face=_learning_face(r.face, r.size_mm)))
             kinds[r.id] = r.kind
             sizes[r.id] = (float(r.size_mm[0]), float(r.size_mm[1]))
@@ -763,7 +766,7 @@ def _catalog_facts(game: str) -> dict[str, tuple[str, int]]:
         items = importlib.import_module(f"rules.{game}").catalog_items()
     except (ImportError, AttributeError):
         return {}
-    return {str(i["id"]): (str(i.get("kind", "")), i["turns"] if i.get("turns") in (1, 2, 4) else 1) for i in items}
+    return {str(i["id"]): (str(i.get("kind", "")), int(i["turns"]) if i.get("turns") in (1, 2, 4) else 1) for i in items}
 
 
 def _turned_alike(game: str) -> list[tuple[str, int]]:

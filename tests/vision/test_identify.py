@@ -280,6 +280,12 @@ def test_a_rectangle_counts_at_most_half_turns_as_one():
     assert set(index.classes[identify.size_key(SQUARE)].entry_sym.tolist()) == {2}
 
 
+@pytest.mark.parametrize("turns", [3, 0, True])
+def test_turns_other_than_1_2_or_4_are_refused(turns):
+    with pytest.raises(identify.IndexError_, match="turns must be 1, 2 or 4"):
+        CardIndex.learn([Reference("t", SQUARE, random_face(np.random.default_rng(3), SQUARE), turns=turns)])
+
+
 def test_the_catalogs_turns_reach_the_index_and_its_digest(monkeypatch):
     from vision.pack import proxy_pack
 
