@@ -238,14 +238,25 @@ def latency(runs: int, seed: int, background: str = "wood") -> dict[str, float]:
     obs = scan(frame, "bigsur", pack=pack, index=index, calibration=cal)
     first = ((time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000)
     n_items = len(obs.items)
-    # cold scans: a table the scanner has not seen (its cloth's colours learned from scratch)
-    cold, cold_cpu = [], []
-    for _ in range(max(5, runs // 4)):
+
+    def timed(before: Any) -> tuple[list[float], list[float]]:
+        """Wall and CPU ms of max(5, runs // 4) scans, each of the frame ``before()`` returns
+        (which sets the scan up, untimed)."""
+        wall, cpu_ms = [], []
+        for _ in range(max(5, runs // 4)):
+            f = before()
+            t, c = time.perf_counter(), time.process_time()
+            scan(f, "bigsur", pack=pack, index=index, calibration=cal)
+            wall.append((time.perf_counter() - t) * 1000)
+            cpu_ms.append((time.process_time() - c) * 1000)
+        return wall, cpu_ms
+
+    def forgotten() -> np.ndarray:
         detect.forget_cloth()
-        t, c = time.perf_counter(), time.process_time()
-        scan(frame, "bigsur", pack=pack, index=index, calibration=cal)
-        cold.append((time.perf_counter() - t) * 1000)
-        cold_cpu.append((time.process_time() - c) * 1000)
+        return frame
+
+    # cold scans: a table the scanner has not seen (its cloth's colours learned from scratch)
+    cold, cold_cpu = timed(forgotten)
     # warm scans (the kiosk scanning the same table again): the cloth's colours kept are refitted
     times, cpu, checks, check_cpu, full = [], [], [], [], []
     stages: dict[str, list[float]] = {k: [] for k in (*STAGES, "rest")}
@@ -278,28 +289,26 @@ def latency(runs: int, seed: int, background: str = "wood") -> dict[str, float]:
 
     # On a shared machine wall time includes waiting for the core; CPU time (this process only)
     # is closer to what an otherwise idle Raspberry Pi core would spend.
-    # warm scans of the same table with fresh camera noise in every frame (the kiosk never gets
-    # the same frame twice): the cloth's colours are still kept when the table looks the same
+
+    def trimmed_heap() -> np.ndarray:
+        memory.trim()
+        return frame
+
     # warm scans each after the heap's free pages were handed back (companion.session.memory.trim:
     # the app trims after each end turn, so an end turn's scan starts with them gone)
-    trimmed, trimmed_cpu = [], []
-    for _ in range(max(5, runs // 4)):
-        memory.trim()
-        t, c = time.perf_counter(), time.process_time()
-        scan(frame, "bigsur", pack=pack, index=index, calibration=cal)
-        trimmed.append((time.perf_counter() - t) * 1000)
-        trimmed_cpu.append((time.process_time() - c) * 1000)
-    noisy, noisy_cpu = [], []
+    trimmed, trimmed_cpu = timed(trimmed_heap)
     rng = np.random.default_rng(seed)
-    for _ in range(max(5, runs // 4)):
+
+    def noisy_frame() -> np.ndarray:
         f = np.empty_like(frame)
         for r in range(0, frame.shape[0], 128):  # a band at a time: the noise adds little to the peak memory
             band = frame[r:r + 128]
             f[r:r + 128] = np.clip(band + 2.0 * rng.standard_normal(band.shape, dtype=np.float32), 0, 255)
-        t, c = time.perf_counter(), time.process_time()
-        scan(f, "bigsur", pack=pack, index=index, calibration=cal)
-        noisy.append((time.perf_counter() - t) * 1000)
-        noisy_cpu.append((time.process_time() - c) * 1000)
+        return f
+
+    # warm scans of the same table with fresh camera noise in every frame (the kiosk never gets
+    # the same frame twice): the cloth's colours are still kept when the table looks the same
+    noisy, noisy_cpu = timed(noisy_frame)
     return {"items": n_items, "scan_median": statistics.median(times), "scan_p95": p95(times),
             "first_wall": first[0], "first_cpu": first[1], "cold_runs": len(cold),
             "cold_median": statistics.median(cold), "cold_p95": p95(cold), "cold_cpu_median": statistics.median(cold_cpu),
