@@ -25,17 +25,17 @@ INK = (255, 255, 255)
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 of a label's background in image px
 
 
-def _free_place(box: Box, taken: Sequence[Box], tries: int = 3) -> tuple[int, int]:
-    """How far to move a label (dx, dy) so that it covers no label drawn before it: straight up
-    or down by whole label heights, the nearest free place first, at most ``tries`` heights each
-    way; (0, 0) when it is free where it is, or nowhere near is."""
+def _free_place(box: Box, taken: Sequence[Box], tries: int = 3) -> int:
+    """How far down (px; up when negative) to move a label so that it covers no label drawn
+    before it: by whole label heights, the nearest free place first, at most ``tries`` heights
+    each way; 0 when it is free where it is, or nowhere near is."""
     x0, y0, x1, y1 = box
     step = y1 - y0 + 2
     for k in range(tries + 1):
         for dy in ((0,) if k == 0 else (k * step, -k * step)):
             if not any(x0 < t[2] and t[0] < x1 and y0 + dy < t[3] and t[1] < y1 + dy for t in taken):
-                return 0, dy
-    return 0, 0
+                return dy
+    return 0
 
 
 def _label(img: np.ndarray, text: str, at: Sequence[float], colour: tuple[int, int, int], scale: float,
@@ -49,9 +49,9 @@ def _label(img: np.ndarray, text: str, at: Sequence[float], colour: tuple[int, i
     x, y = round(at[0] - w / 2), round(at[1] + h / 2)
     if taken is not None:
         box = (x - 3, y - h - 3, x + w + 3, y + base + 1)
-        dx, dy = _free_place(box, taken)
-        x, y = x + dx, y + dy
-        taken.append((box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy))
+        dy = _free_place(box, taken)
+        y += dy
+        taken.append((box[0], box[1] + dy, box[2], box[3] + dy))
     cv2.rectangle(img, (x - 3, y - h - 3), (x + w + 3, y + base + 1), colour, -1)
     cv2.putText(img, text, (x, y), font, scale, INK, th, cv2.LINE_AA)
 

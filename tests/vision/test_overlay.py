@@ -12,12 +12,12 @@ def _overlap(a, b) -> bool:
 
 
 def test_a_label_where_none_is_stays_where_it_is():
-    assert _free_place((10, 10, 60, 30), [(100, 10, 150, 30)]) == (0, 0)
+    assert _free_place((10, 10, 60, 30), [(100, 10, 150, 30)]) == 0
 
 
 def test_a_label_over_another_moves_down_a_label_height_then_up():
-    assert _free_place((10, 10, 60, 30), [(40, 10, 90, 30)]) == (0, 22)
-    assert _free_place((10, 10, 60, 30), [(40, 10, 90, 30), (40, 32, 90, 52)]) == (0, -22)
+    assert _free_place((10, 10, 60, 30), [(40, 10, 90, 30)]) == 22
+    assert _free_place((10, 10, 60, 30), [(40, 10, 90, 30), (40, 32, 90, 52)]) == -22
 
 
 def test_labels_at_one_place_are_drawn_apart_and_none_is_lost():
