@@ -8,6 +8,7 @@ east south to north, west north to south).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -18,10 +19,20 @@ from vision.observation import Item, TableSpec
 # Monster Highway stand-in: the board grid is 50 mm cells from the play area's origin.
 MONSTER_CELL_MM = 50.0
 MONSTER_MIN_MM = 30.0  # a standing piece this wide is the monster; smaller ones are cars
-# The games whose playing pieces stand on the cards and tiles the camera reads (the rulebooks:
-# Roundabout's cars reserve places on its cards, Monster Highway's cars and Monster move on its road
-# tiles). Elsewhere nothing stands on a card, so a card is never read past a piece there.
+# The games whose playing pieces stand on or against the cards and tiles the camera reads (the
+# rulebooks: Roundabout's cars take free spots in its grid of cards, Monster Highway's cars and
+# Monster move on its road tiles). Elsewhere nothing stands on a card, so a card is never read past
+# a piece there.
 PIECES_ON_CARDS = frozenset({"roundabout", "monsterhighway"})
+# A Roundabout car reserves the free cell it stands in when its centre is this close (in cells,
+# along either of the grid's axes) to the cell's middle: 21 mm on 70 mm cards, room for a car put
+# down by hand and for its top seen off its foot, while one put down between two cells is not
+# taken for either.
+CAR_ON_CELL = 0.3
+# Roundabout has a car per player, four at most: a table showing more than three times as many
+# piece-like spots is a patterned cloth whose pattern the mask takes for pieces (on the bench's
+# patterned cloths, 34 to 132 of them), so no car there is trusted to reserve a cell.
+CROWDED_PIECES = 12
 # Unit vectors of each seat: "across" is the player's left-to-right, "away" points from the seat
 # into the table (so a landmark further away than the row lies "above" it).
 SEAT_AXES = {
@@ -114,24 +125,66 @@ def edge_distance(center: Sequence[float], seat: str, table: TableSpec) -> float
     return {"north": y, "south": table.height_mm - y, "west": x, "east": table.width_mm - x}[seat]
 
 
-def _grid(items: list[Item], cell: float) -> tuple[list[dict[str, Any]], np.ndarray, float]:
-    """Cells of a grid of square cards laid edge to edge: (column, row) from the top-left card,
-    in the grid's own axes (the grid may lie at an angle on the table)."""
-    if not items:
-        return [], np.zeros(2), 0.0
+@dataclass(frozen=True)
+class _Lattice:
+    """The cells of a grid of square cards laid edge to edge, in the grid's own axes (the grid may
+    lie at an angle on the table): ``pitch`` mm from cell to cell, cell (0, 0) the top-left card's
+    column and row."""
+
+    angle: float  # radians
+    pitch: float
+    phase: np.ndarray  # where cell centres fall, in cells along each axis (0 to 1)
+    first: np.ndarray  # the index of cell (0, 0) on that lattice
+
+    def locate(self, point: Sequence[float]) -> tuple[tuple[int, int], float]:
+        """The cell ``point`` (table mm) falls in and how far from its centre, in cells (the larger
+        of the two axes' distances: 0.5 is on the cell's edge)."""
+        a = self.angle
+        uv = np.array([point[0] * np.cos(a) + point[1] * np.sin(a),
+                       -point[0] * np.sin(a) + point[1] * np.cos(a)]) / self.pitch - self.phase
+        index = np.round(uv)
+        col, row = (int(v) for v in index - self.first)
+        return (col, row), float(np.max(np.abs(uv - index)))
+
+
+def _lattice(items: list[Item], size: float) -> _Lattice:
+    """The lattice the cards lie on. Its pitch is the cards' own spacing (the median distance to
+    the nearest card where that is about a card's width: players leave small gaps), and where the
+    cell centres fall is the mean over all cards (a circular mean per axis), so no card that happens
+    to lie half a cell from a round number of millimetres is counted into the next row."""
     # the grid's angle: the cards' own angle folded into a quarter turn (they share it)
     angs = np.radians([(it.rotation + 45) % 90 - 45 for it in items])
     a = float(np.arctan2(np.mean(np.sin(4 * angs)), np.mean(np.cos(4 * angs))) / 4)
-    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    pts = np.array([it.center_mm for it in items])
-    uv = np.stack([pts @ right, pts @ down], axis=1) / cell
-    origin = np.floor(uv.min(axis=0) + 0.5)
+    pts = np.array([it.center_mm for it in items], float)
+    pitch = size
+    if len(pts) > 1:
+        d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+        np.fill_diagonal(d, np.inf)
+        near = d.min(axis=1)
+        near = near[(near > 0.9 * size) & (near < 1.25 * size)]
+        if len(near):
+            pitch = float(np.median(near))
+    uv = np.stack([pts[:, 0] * np.cos(a) + pts[:, 1] * np.sin(a),
+                   -pts[:, 0] * np.sin(a) + pts[:, 1] * np.cos(a)], axis=1) / pitch
+    turns = np.exp(2j * np.pi * uv)
+    phase = np.angle(turns.mean(axis=0)) / (2 * np.pi) % 1.0
+    first = np.round(uv - phase).min(axis=0)
+    return _Lattice(a, pitch, phase, first)
+
+
+def _grid(items: list[Item], cell: float) -> tuple[list[dict[str, Any]], _Lattice | None, float]:
+    """Cells of a grid of square cards laid edge to edge: (column, row) from the top-left card,
+    in the grid's own axes, with the lattice they lie on and its angle (degrees)."""
+    if not items:
+        return [], None, 0.0
+    lattice = _lattice(items, cell)
+    deg = float(np.degrees(lattice.angle))
     cells = []
-    for it, p in zip(items, uv, strict=True):
-        col, row = (int(v) for v in np.round(p - origin))
-        cells.append({"cell": [col, row], "id": it.id, "rotation": round((it.rotation - np.degrees(a)) / 90) * 90 % 360,
+    for it in items:
+        (col, row), _ = lattice.locate(it.center_mm)
+        cells.append({"cell": [col, row], "id": it.id, "rotation": round((it.rotation - deg) / 90) * 90 % 360,
                       "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]})
-    return cells, origin * cell, float(np.degrees(a))
+    return cells, lattice, deg
 
 
 def _groups(items: list[Item], reach: float) -> list[list[Item]]:
@@ -154,22 +207,36 @@ def _groups(items: list[Item], reach: float) -> list[list[Item]]:
 
 def roundabout(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) -> dict[str, Any]:
     """The grid of Roundabout cards (cell, card, rotation; cell (0, 0) is the top-left card's
-    column and row), the cars reserving places, by colour, and loose cards (the discard pile)."""
+    column and row), the cars, by colour, with the free cell each reserves, and loose cards (the
+    discard pile).
+
+    The rulebook lays a car "on the board as if it was a normal card": so a car reserves the free
+    cell whose middle it stands in (within :data:`CAR_ON_CELL` of a cell) next to the grid (a
+    diagonal neighbour too, so the engine can say why that is no spot). A car on a card, between
+    cells or away from the grid (in front of its player) reserves nothing (``cell`` None); nor does
+    any on a table crowded with piece-like spots (``cars_unread`` then says how many)."""
     size = max((it.size_mm[0] for it in items), default=70.0)
     groups = _groups(items, size * 1.25)
     grid_items = groups[0] if groups else []
-    cells, _, angle = _grid(grid_items, size)
+    cells, lattice, angle = _grid(grid_items, size)
+    taken = {tuple(c["cell"]) for c in cells}
     cars = []
+    crowded = len(pieces) > CROWDED_PIECES
     for p in pieces:
-        near = min(cells, key=lambda c: np.hypot(c["center_mm"][0] - p["center_mm"][0],
-                                                    c["center_mm"][1] - p["center_mm"][1]), default=None)
-        on = near["cell"] if near and np.hypot(near["center_mm"][0] - p["center_mm"][0],
-                                                 near["center_mm"][1] - p["center_mm"][1]) < size * 0.6 else None
+        on = None
+        if lattice is not None and not crowded:
+            (col, row), off = lattice.locate(p["center_mm"])
+            beside = any((col + dx, row + dy) in taken for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+            if off <= CAR_ON_CELL and (col, row) not in taken and beside:
+                on = [col, row]
         cars.append({"colour": p["colour"], "center_mm": p["center_mm"], "cell": on})
     loose = [{"id": it.id, "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]}
              for g in groups[1:] for it in g]
-    return {"grid": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])), "grid_angle": round(angle, 1),
-            "cars": cars, "loose": loose}
+    out = {"grid": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])), "grid_angle": round(angle, 1),
+           "cars": cars, "loose": loose}
+    if crowded:
+        out["cars_unread"] = len(pieces)
+    return out
 
 
 def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) -> dict[str, Any]:

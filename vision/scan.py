@@ -778,4 +778,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
               if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
     obs.layout = layout.build(game, obs.items, pieces, table, catalog)
     obs.layout["pieces"] = pieces
+    if obs.layout.get("cars_unread"):
+        obs.warnings.append(f"{obs.layout['cars_unread']} spots on the table look like playing pieces (a patterned "
+                            "cloth?): no car is read as reserving a place; enter a reservation by hand")
     return obs

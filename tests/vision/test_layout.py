@@ -51,18 +51,52 @@ def test_big_sur_landmarks_above_or_below_a_tableau_card():
     assert north["tableaus"]["north"]["landmarks"] == [{"id": "L3", "position": 0, "where": "above"}]
 
 
+def car(colour, x, y):
+    return {"colour": colour, "center_mm": [x, y], "size_mm": [29, 17], "area_mm2": 450}
+
+
 def test_roundabout_grid_cells_rotations_cars_and_the_discard():
     sq = dict(size=(70.0, 70.0), kind="roundabout card")
     items = [card("a", 400, 300, 0, **sq), card("b", 470, 300, 90, **sq), card("c", 400, 370, 180, **sq),
              card("z", 120, 140, 5, **sq)]
-    cars = [{"colour": "red", "center_mm": [470, 372], "size_mm": [22, 11], "area_mm2": 240},
-            {"colour": "blue", "center_mm": [900, 650], "size_mm": [22, 11], "area_mm2": 240}]
+    cars = [car("red", 470, 372), car("blue", 900, 650), car("green", 435, 335), car("black", 470, 300),
+            car("white", 330, 440), car("yellow", 330, 230), car("orange", 260, 300)]
     out = layout.roundabout(items, cars, TableSpec())
     assert [(c["cell"], c["id"], c["rotation"]) for c in out["grid"]] == [
         ([0, 0], "a", 0), ([1, 0], "b", 90), ([0, 1], "c", 180)]
     assert out["loose"][0]["id"] == "z"
-    assert out["cars"][0]["cell"] is None  # a car between cells reserves nothing we can name
-    assert out["cars"][0]["colour"] == "red" and out["cars"][1]["cell"] is None
+    cells = {c["colour"]: c["cell"] for c in out["cars"]}
+    assert cells["red"] == [1, 1]        # the free cell beside b and c: a reservation
+    assert cells["white"] == [-1, 2]     # diagonal to c: reported, the engine says it is no spot
+    assert cells["yellow"] == [-1, -1]   # diagonal to a
+    assert cells["blue"] is None         # in front of its player, away from the grid
+    assert cells["green"] is None        # put down between cells: no cell can be named
+    assert cells["black"] is None        # on a card: cars reserve free cells only
+    assert cells["orange"] is None       # two cells out: not beside the grid
+
+
+def test_roundabout_cards_half_a_cell_off_round_millimetres_keep_their_rows():
+    """The grid's rows come from where all its cards lie, not from rounding the top-left card's
+    position: cards whose centres sit half a cell past a multiple of 70 mm were counted rows 0
+    and 2 with nothing between them."""
+    sq = dict(size=(70.0, 70.0), kind="roundabout card")
+    items = [card("a", 500.7, 314.7, **sq), card("b", 570.4, 314.8, **sq), card("c", 499.8, 385.2, **sq),
+             card("d", 570.2, 385.5, **sq)]
+    out = layout.roundabout(items, [car("yellow", 429.5, 387.5)], TableSpec())
+    assert [(c["cell"], c["id"]) for c in out["grid"]] == [([0, 0], "a"), ([1, 0], "b"), ([0, 1], "c"), ([1, 1], "d")]
+    assert out["cars"][0]["cell"] == [-1, 1]
+
+
+@pytest.mark.parametrize("gap", [0.0, 3.0, 6.0])
+def test_roundabout_cells_are_counted_at_the_cards_own_spacing(gap):
+    """Players leave gaps between cards: a row of eight cards 6 mm apart is still eight cells in a
+    row, and a car at the row's end still takes the next one."""
+    sq = dict(size=(70.0, 70.0), kind="roundabout card")
+    pitch = 70.0 + gap
+    items = [card(f"c{i}", 150 + i * pitch, 335.0, **sq) for i in range(8)]
+    out = layout.roundabout(items, [car("red", 150 + 8 * pitch, 336)], TableSpec())
+    assert [c["cell"] for c in out["grid"]] == [[i, 0] for i in range(8)]
+    assert out["cars"][0]["cell"] == [8, 0]
 
 
 def test_roundabout_grid_at_an_angle():
@@ -111,3 +145,16 @@ def test_highways_and_byways_construction_slot():
                                            ((235, 235, 235), "white"), ((110, 40, 150), "purple")])
 def test_car_colours(bgr, name):
     assert layout.colour_name(bgr) == name
+
+
+def test_roundabout_a_table_crowded_with_piece_like_spots_reserves_nothing():
+    """A patterned cloth shows dozens of spots the mask takes for pieces; Roundabout has four cars
+    at most, so on such a table not even a car in the middle of a free cell is trusted."""
+    sq = dict(size=(70.0, 70.0), kind="roundabout card")
+    items = [card("a", 400, 300, 0, **sq), card("b", 470, 300, 90, **sq), card("c", 400, 370, 180, **sq)]
+    spots = [car("black", 100 + 60 * i, 600) for i in range(layout.CROWDED_PIECES - 1)]
+    out = layout.roundabout(items, [car("red", 470, 372), *spots], TableSpec())
+    assert out["cars"][0]["cell"] == [1, 1] and "cars_unread" not in out
+    out = layout.roundabout(items, [car("red", 470, 372), *spots, car("black", 800, 100)], TableSpec())
+    assert out["cars"][0]["cell"] is None
+    assert out["cars_unread"] == layout.CROWDED_PIECES + 1
