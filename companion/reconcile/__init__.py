@@ -5,7 +5,7 @@ accepted. What appeared is matched against the rules engine's legal actions; wha
 moved without a reason is reported so the players can fix the table. Each game may add a module
 ``companion.reconcile.<game>`` with ``candidates(game, diff, observation, context) -> list[Action]``
 (actions built from the picture, legal or not, so the engine can give its exact reason; ``context``
-holds the table edge of each seat as ``edges``); without one, the generic matcher below is used.
+holds the table edge of each seat as ``edges`` and its colour as ``colours``); without one, the generic matcher below is used.
 A module may also say which vanished cards a new one now covers (``covered(game, diff,
 observation) -> set[str]``): those are not reported as gone; and which cards a random outcome the
 app drew laid on the table (``revealed(game, action) -> list[str]``, e.g. Highways & Byways'
@@ -155,7 +155,7 @@ def revealed_on_table(game: Any, outcomes: Iterable[Action]) -> list[str]:
 
 
 def reconcile(game: Any, before: Iterable[Any], observation: Any,
-              explained_ids: Iterable[str] = (), *, edges: Iterable[str] = (),
+              explained_ids: Iterable[str] = (), *, edges: Iterable[str] = (), colours: Iterable[str] = (),
               revealed: Iterable[str] = (), laid: Iterable[Action] = ()) -> Reading:
     """Compare the accepted picture ``before`` (items) with ``observation`` for the live ``game``.
 
@@ -184,7 +184,8 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     reading = Reading(d)
     explained = set(explained_ids)
     if module is not None and hasattr(module, "candidates"):
-        reading.candidates = list(module.candidates(game, d, observation, {"edges": list(edges)}))
+        reading.candidates = list(module.candidates(game, d, observation,
+                                                    {"edges": list(edges), "colours": list(colours)}))
     else:
         reading.candidates = generic_candidates(game, d)
     if module is not None and hasattr(module, "covered"):

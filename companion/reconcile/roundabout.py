@@ -89,11 +89,15 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
             out.append(Action.of("place", p, card=cell["id"], x=x, y=y,
                                  rotation=align.engine_rotation(float(cell["rotation"]))))
     if not out:
-        cars = getattr(game.state, "cars", {}) or {}
-        taken = set(cars.values()) if isinstance(cars, dict) else set()
+        # A car that appeared on a free cell reserves it: only the player's own (by the seat's
+        # colour, when the seats have colours), and not one the engine already has there.
+        reserved = getattr(game.state, "cars", {}) or {}
+        colours = list(context.get("colours") or [])
+        mine = colours[p] if p < len(colours) else None
         for car in layout.get("cars", []):
-            if car.get("cell") is not None:
-                x, y = align.to_engine((int(car["cell"][0]), int(car["cell"][1])))
-                if (x, y) not in taken and (x, y) not in placed:
-                    out.append(Action.of("reserve", p, x=x, y=y))
+            if car.get("cell") is None or (mine and car.get("colour") != mine):
+                continue
+            x, y = align.to_engine((int(car["cell"][0]), int(car["cell"][1])))
+            if (x, y) not in reserved and (x, y) not in placed:
+                out.append(Action.of("reserve", p, x=x, y=y))
     return out or generic_candidates(game, diff)

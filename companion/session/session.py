@@ -500,6 +500,13 @@ class Session:
             return Capture(image, error=exc)
         return Capture(image, observation, jpeg=jpeg)
 
+    def _reconcile(self, observation: Any) -> Reading:
+        """What ``observation`` shows was played since the accepted picture, with the seats' table
+        edges and colours and what the app itself laid or had drawn since."""
+        return reconcile(self.game, self.accepted_items, observation, self._explained,
+                         edges=[s.edge for s in self.seats], colours=[s.colour for s in self.seats],
+                         revealed=self._revealed(), laid=[a for _, a in self._played_since])
+
     def accept(self, capture: Capture) -> Outcome:
         """Turn a captured picture into recorded actions, or say exactly what is wrong."""
         if capture.error is not None:
@@ -507,9 +514,7 @@ class Session:
         if self.over:
             return Outcome(False, "the game is over: no more plays are read")
         obs = capture.observation
-        reading: Reading = reconcile(self.game, self.accepted_items, obs, self._explained,
-                                     edges=[s.edge for s in self.seats], revealed=self._revealed(),
-                                laid=[a for _, a in self._played_since])
+        reading = self._reconcile(obs)
         if reading.problems:
             return Outcome(False, "The table does not match: " + "; ".join(reading.problems) + ".",
                            spots=reading.spots, rule="table")
@@ -551,7 +556,9 @@ class Session:
                 return Outcome(False, f"{s.id} appeared but no legal play puts it there now; "
                                "check the card or enter the action by hand.", spots=[s.center])
             self._accept_picture(capture)
-            return Outcome(False, "Nothing new on the table: play, or enter the action by hand.")
+            # what the camera itself noted may say why (a patterned cloth hides the cars)
+            notes = "".join(f" The camera notes: {w}." for w in getattr(obs, "warnings", [])[:1])
+            return Outcome(False, "Nothing new on the table: play, or enter the action by hand." + notes)
         if not fitting:
             # Let the engine say exactly why the most likely reading is illegal.
             first = reading.candidates[0]
@@ -579,9 +586,7 @@ class Session:
         for _ in range(12):
             if self.over or player is None or self.game.current_player() != player:
                 return
-            reading = reconcile(self.game, self.accepted_items, capture.observation, self._explained,
-                                edges=[s.edge for s in self.seats], revealed=self._revealed(),
-                                laid=[a for _, a in self._played_since])
+            reading = self._reconcile(capture.observation)
             legal = set(self.game.legal_actions())
             fitting = [a for a in reading.candidates if a in legal and a not in outcome.recorded]
             if not fitting:

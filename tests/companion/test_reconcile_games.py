@@ -126,6 +126,82 @@ def test_roundabout_a_wrongly_turned_card_gets_the_engine_reason(tmp_path):
     assert s.game.actions == before
 
 
+def roundabout_picture(s, cars):
+    """What the camera reports of the engine's grid (cells as the engine counts them) and ``cars``
+    ((colour, cell) each)."""
+    grid = [{"cell": [x, y], "id": card, "rotation": rot} for (x, y), (card, rot) in s.game.state.layout.items()]
+    items = [item(g["id"], 70 * g["cell"][0] + 400, 70 * g["cell"][1] + 300) for g in grid]
+    seen = [{"colour": colour, "center_mm": [70 * x + 400, 70 * y + 300], "cell": [x, y]} for colour, (x, y) in cars]
+    return SimpleNamespace(items=items, unknowns=[], unsure=[], layout={"grid": grid, "cars": seen})
+
+
+def test_roundabout_a_car_of_the_players_colour_on_a_free_cell_reserves_it(tmp_path):
+    s, reserves = session_until(tmp_path, "roundabout", "reserve")
+    p = s.game.current_player()
+    wanted = reserves[-1]
+    mine = s.seats[p].colour
+    other = next(seat.colour for seat in s.seats if seat.colour != mine)
+    # another player's car waiting in front of them reserves nothing; the player's own does
+    out = scan(s, roundabout_picture(s, [(other, (reserves[0]["x"], reserves[0]["y"])),
+                                         (mine, (wanted["x"], wanted["y"]))]))
+    assert out.ok, out.message
+    assert out.recorded == [wanted]
+    assert s.game.state.cars[(wanted["x"], wanted["y"])] == p
+
+
+def test_roundabout_a_car_of_another_colour_reserves_nothing_for_the_player_to_move(tmp_path):
+    s, reserves = session_until(tmp_path, "roundabout", "reserve")
+    mine = s.seats[s.game.current_player()].colour
+    other = next(seat.colour for seat in s.seats if seat.colour != mine)
+    before = list(s.game.actions)
+    out = scan(s, roundabout_picture(s, [(other, (reserves[0]["x"], reserves[0]["y"]))]))
+    assert not any(a.kind == "reserve" for a in out.recorded)
+    assert s.game.actions == before
+
+
+def test_nothing_new_says_what_the_camera_noted(tmp_path):
+    """A reservation the camera could not read (its cars lost in a patterned cloth) is "nothing new"
+    with the camera's own note on why, so the players know to enter it by hand."""
+    s, _ = session_until(tmp_path, "roundabout", "reserve")
+    s.box.append(roundabout_picture(s, []))
+    assert s.baseline(s.capture(frames(), sleep=lambda t: None)).ok
+    picture = roundabout_picture(s, [])
+    picture.layout["cars_unread"] = 40
+    picture.warnings = ["40 spots on the table look like playing pieces (a patterned cloth?): no car is read "
+                        "as reserving a place; enter a reservation by hand"]
+    before = list(s.game.actions)
+    out = scan(s, picture)
+    assert not out.ok and out.message.startswith("Nothing new"), out.message
+    assert "The camera notes: 40 spots on the table look like playing pieces" in out.message
+    assert s.game.actions == before
+
+
+def test_roundabout_a_car_the_engine_already_has_is_no_new_reservation(tmp_path):
+    """Without seat colours every car on a free cell is a candidate, except where the engine
+    already has a car: that one was reserved on an earlier turn."""
+    from companion.reconcile import Difference
+    from companion.reconcile.roundabout import candidates
+
+    if "roundabout" not in registry.available():
+        pytest.skip("roundabout engine not installed")
+    s = Session.new(Store(tmp_path / "db.sqlite3"), "roundabout", ["Ana", "Ben"], seed=5, app_draws_all=True,
+                    scanner=lambda image, name: None)
+    rng = random.Random(5)
+    choose = chooser_for(s.game)
+    for _ in range(2000):
+        legal = s.game.legal_actions()
+        reserves = [a for a in legal if a.kind == "reserve"]
+        if reserves and s.game.state.cars:
+            break
+        s.apply(choose(s.game, legal, rng))
+    else:
+        pytest.skip("no second reservation came up")
+    (held, _), = s.game.state.cars.items()
+    wanted = reserves[0]
+    picture = roundabout_picture(s, [("red", held), ("red", (wanted["x"], wanted["y"]))])
+    assert candidates(s.game, Difference(), picture, {}) == [wanted]
+
+
 def test_monsterhighway_a_tile_on_an_empty_space_is_played_there(tmp_path):
     s, placements = session_until(tmp_path, "monsterhighway", "place_tile")
     wanted = placements[0]
