@@ -17,7 +17,7 @@ from typing import Any
 from rules import Action, Record
 from rules.playout import chooser_for
 
-from .guides import EDGES
+from .guides import COLOURS, EDGES
 
 
 class DemoScript:
@@ -142,10 +142,30 @@ def bigsur_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648
     return Scene(placements=tuple(placements), pack=pack, image_px=image_px, background="wood")
 
 
+#: How far (mm) from the demo table's edge the Roundabout grid's cards stay (the corner markers).
+TABLE_MARGIN_MM = 60.0
+
+
+def _grid_shift(low: int, high: int, reach: int) -> float:
+    """Cells to shift a grid spanning ``low`` to ``high`` (cells from the centre card) so it keeps
+    within ``reach`` cells each side of the table's middle: none while it fits, as players never
+    slide the cards already down; the least that brings it back otherwise; centred when it is
+    wider than the table."""
+    if high - low > 2 * reach:
+        return -(low + high) / 2
+    if low < -reach:
+        return float(-reach - low)
+    if high > reach:
+        return float(reach - high)
+    return 0.0
+
+
 def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
-    """The Roundabout grid as the engine knows it, centred on the table, cards turned as the
-    engine has them; a car on each reserved spot."""
-    from vision.synth import CAR_COLORS, Piece, Placement, Scene
+    """The Roundabout grid as the engine knows it, the centre card in the table's middle (the grid
+    shifted only when it would grow off the table), cards turned as the engine has them; a car on
+    each reserved spot, in its player's colour (the seat colours a game gets when none are
+    chosen)."""
+    from vision.synth import Piece, Placement, Scene
 
     w, h = 1000.0, 700.0
     s = game.state
@@ -154,15 +174,15 @@ def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152,
     if not cells:
         return Scene(placements=(), pack=pack, image_px=image_px, background="wood")
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-    # The grid grows in any direction from the centre card: centre what is there.
-    mid_x, mid_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     pitch = side + 0.5
+    shift_x = _grid_shift(min(xs), max(xs), int((w / 2 - TABLE_MARGIN_MM) // pitch))
+    shift_y = _grid_shift(min(ys), max(ys), int((h / 2 - TABLE_MARGIN_MM) // pitch))
 
     def centre(cell: tuple[int, int]) -> tuple[float, float]:
-        return w / 2 + (cell[0] - mid_x) * pitch, h / 2 + (cell[1] - mid_y) * pitch
+        return w / 2 + (cell[0] + shift_x) * pitch, h / 2 + (cell[1] + shift_y) * pitch
 
     placements = [Placement(card, centre(cell), float(rotation)) for cell, (card, rotation) in sorted(s.layout.items())]
-    colours = list(CAR_COLORS)
+    colours = list(COLOURS)
     pieces = [Piece("car", centre(cell), colours[player % len(colours)], 0.0)
               for cell, player in sorted((getattr(s, "cars", {}) or {}).items())]
     return Scene(placements=tuple(placements), pieces=tuple(pieces), pack=pack, image_px=image_px,
@@ -171,8 +191,9 @@ def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152,
 
 def monster_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
     """The Monster Highway board as the engine knows it: its 50 mm grid from the play area's
-    corner (where vision counts cells from), Ground Zero, every tile laid, the Monster and cars."""
-    from vision.synth import CAR_COLORS, Piece, Placement, Scene
+    corner (where vision counts cells from), Ground Zero, every tile laid, the Monster and cars
+    (in the seat colours a game gets when none are chosen)."""
+    from vision.synth import Piece, Placement, Scene
 
     cat = game.catalog
     cell_mm = float(cat.cell_mm)
@@ -189,7 +210,7 @@ def monster_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 64
     pieces = []
     if s.monster is not None:
         pieces.append(Piece("monster", centre(s.monster)))
-    colours = list(CAR_COLORS)
+    colours = list(COLOURS)
     for player, cell in enumerate(s.cars):
         if cell is not None and cell != s.monster:
             pieces.append(Piece("car", centre(cell), colours[player % len(colours)]))

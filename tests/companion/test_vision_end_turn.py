@@ -59,23 +59,21 @@ def test_a_rendered_build_is_read_and_recorded(tmp_path):
         assert wanted in out.choices and set(out.choices) == set(same), out.message
 
 
-@pytest.mark.parametrize("game, kinds", [("roundabout", ("place",)), ("monsterhighway", ("place_tile",))])
-def test_the_demo_draws_the_scripted_table_and_the_recogniser_reads_the_play(tmp_path, game, kinds):
-    """The demo's rendered table of the game's own state is read back as the play just made."""
+def rendered_turn(tmp_path, game, players, seed, pick):
+    """A session played by the engine's chooser until ``pick(game, legal)`` names a play; the demo's
+    rendered table before it is accepted, the one after it read at End turn. Returns the session,
+    the play, the game after it and the outcome."""
     from companion.session.demo import render_table
 
-    if game not in registry.available():
-        pytest.skip(f"no {game} engine")
-    s = Session.new(Store(tmp_path / "db.sqlite3"), game, ["Ana", "Ben"], seed=2, app_draws_all=True,
+    s = Session.new(Store(tmp_path / "db.sqlite3"), game, players, seed=seed, app_draws_all=True,
                     scanner=vision_scanner())
-    rng = random.Random(2)
+    rng = random.Random(seed)
     choose = chooser_for(s.game)
     wanted = None
-    for _ in range(400):  # until a table play is due with something already on the table
+    for _ in range(400):
         legal = s.game.legal_actions()
-        plays = [a for a in legal if a.kind in kinds and a.player == s.game.current_player()]
-        if plays and len(s.game.actions) > 12:
-            wanted = choose(s.game, plays, rng)
+        wanted = pick(s.game, legal, choose, rng)
+        if wanted is not None:
             break
         s.apply(choose(s.game, legal, rng))
     assert wanted is not None
@@ -84,7 +82,20 @@ def test_the_demo_draws_the_scripted_table_and_the_recogniser_reads_the_play(tmp
     assert start.ok, start.message
     after = s._copy_game()
     after.push(wanted)
-    out = s.end_turn(camera(render_table(after.record().to_json(), size)), sleep=lambda t: None)
+    return s, wanted, after, s.end_turn(camera(render_table(after.record().to_json(), size)), sleep=lambda t: None)
+
+
+@pytest.mark.parametrize("game, kinds", [("roundabout", ("place",)), ("monsterhighway", ("place_tile",))])
+def test_the_demo_draws_the_scripted_table_and_the_recogniser_reads_the_play(tmp_path, game, kinds):
+    """The demo's rendered table of the game's own state is read back as the play just made."""
+    if game not in registry.available():
+        pytest.skip(f"no {game} engine")
+
+    def pick(g, legal, choose, rng):  # a table play due with something already on the table
+        plays = [a for a in legal if a.kind in kinds and a.player == g.current_player()]
+        return choose(g, plays, rng) if plays and len(g.actions) > 12 else None
+
+    s, wanted, after, out = rendered_turn(tmp_path, game, ["Ana", "Ben"], 2, pick)
     assert out.ok, out.message
     got = out.recorded[0]
     assert got.kind == wanted.kind and got.player == wanted.player
@@ -93,3 +104,20 @@ def test_the_demo_draws_the_scripted_table_and_the_recogniser_reads_the_play(tmp
     else:
         assert {c: t[0] for c, t in s.game.state.board.items()} == {c: t[0] for c, t in after.state.board.items()}
         assert {c: t[2] for c, t in s.game.state.board.items()} == {c: t[2] for c, t in after.state.board.items()}
+
+
+@pytest.mark.skipif("roundabout" not in registry.available(), reason="no Roundabout engine")
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_rendered_reservation_is_read_and_recorded(tmp_path, seed):
+    """A car put on a free cell beside the grid, in its player's colour, is read as that player
+    reserving the cell. Seed 2's grid lies half a cell off round millimetres (its rows were once
+    counted 0 and 2); seed 3's car opens a new column (the demo once slid the whole grid over)."""
+
+    def pick(g, legal, choose, rng):
+        reserves = [a for a in legal if a.kind == "reserve" and a.player == g.current_player()]
+        return reserves[0] if reserves and len(g.actions) > 10 else None
+
+    s, wanted, after, out = rendered_turn(tmp_path, "roundabout", ["Ana", "Ben", "Cleo"], seed, pick)
+    assert out.ok, out.message
+    assert out.recorded == [wanted]
+    assert s.game.state.cars == after.state.cars

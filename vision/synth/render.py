@@ -23,8 +23,8 @@ from ..markers import marker_image
 from .camera import distort_points, distortion_maps, project, table_homography, undistort_points
 from .scene import (
     BACKGROUNDS,
-    CAR_COLORS,
     DISTRACTOR_KINDS,
+    PIECE_COLORS,
     PIECE_KINDS,
     Distractor,
     Piece,
@@ -258,8 +258,8 @@ def _validate(scene: Scene) -> None:
     for pc in scene.pieces:
         if pc.kind not in PIECE_KINDS:
             raise SceneError(f"unknown piece {pc.kind!r} (one of {', '.join(PIECE_KINDS)})")
-        if pc.kind == "car" and pc.color not in CAR_COLORS:
-            raise SceneError(f"unknown car colour {pc.color!r} (one of {', '.join(CAR_COLORS)})")
+        if pc.kind == "car" and pc.color not in PIECE_COLORS:
+            raise SceneError(f"unknown car colour {pc.color!r} (one of {', '.join(PIECE_COLORS)})")
 
 
 def _draw_piece(canvas: _Canvas, pc: Piece, centre_px: np.ndarray, cam_height_mm: float, rng: np.random.Generator) -> None:
@@ -272,7 +272,7 @@ def _draw_piece(canvas: _Canvas, pc: Piece, centre_px: np.ndarray, cam_height_mm
     top_px = base_px + (base_px - centre_px) * (height / max(cam_height_mm - height, 1.0))
     inv = np.linalg.inv(canvas.hom)
     top_mm = project(inv, top_px)
-    color = np.array(CAR_COLORS.get(pc.color, (120, 40, 140)) if pc.kind == "car" else (110, 40, 150), np.float32)
+    color = np.array(PIECE_COLORS.get(pc.color, (120, 40, 140)) if pc.kind == "car" else (110, 40, 150), np.float32)
     hull = cv2.convexHull(np.vstack([foot, top_mm]).astype(np.float32)).reshape(-1, 2)
     canvas.polygon(hull.astype(np.float64), color * 0.6)
     canvas.polygon(top_mm, np.clip(color * 1.1 + 10, 0, 255))

@@ -19,6 +19,9 @@ CAR_COLORS: dict[str, tuple[int, int, int]] = {  # BGR
     "red": (40, 40, 210), "blue": (200, 90, 30), "green": (60, 170, 40),
     "yellow": (30, 210, 235), "black": (35, 35, 35), "white": (235, 235, 235),
 }
+# Every colour a car may be drawn in: also the other seat colours the app offers players. Random
+# scenes draw from CAR_COLORS alone, so a seed keeps giving the scenes its figures were measured on.
+PIECE_COLORS: dict[str, tuple[int, int, int]] = {**CAR_COLORS, "purple": (150, 50, 130), "orange": (30, 130, 235)}
 
 
 @dataclass(frozen=True)
