@@ -15,6 +15,8 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 - unknown objects rejected (a phone, coaster or foreign card never reported as a card),
 - playing pieces (cars, the Monster) reported where one stands, and phantom pieces (reported where none
   does); not part of a scene being all right,
+- Roundabout's grid as the layout reads it: cards read into the wrong cell, and cars reserving free
+  cells (read in the right cell and colour, in the wrong colour, or where no car reserves one),
 - unsure items (listed for the players to check; counted as not found above),
 - scan latency of a 2304x1296 frame with 30 cards on one core (median, p95): warm (the same table
   scanned again, its cloth's colours kept), warm with fresh camera noise in every frame, and cold
@@ -64,6 +66,7 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
                hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0)
+    out.update(score_grid(obs, truth))
     used: set[int] = set()
     reported = list(obs.items)
     # the least hidden first: in a pile the top card must meet the report, not one under it
@@ -111,6 +114,45 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
         r = 0.5 * max(d.size_mm)
         if not any(np.hypot(it.center_mm[0] - d.center_mm[0], it.center_mm[1] - d.center_mm[1]) < r for it in reported):
             out["rejected"] += 1
+    return out
+
+
+def score_grid(obs: Any, truth: Any) -> dict[str, int]:
+    """Roundabout's grid as the layout reads it (none for other games): cards read into the wrong
+    cell, and the cars reserving free cells. The camera counts cells from its top-left card, the
+    scene from its first card: the shift between them is the one most cards agree on. A reservation
+    counts where the rules allow one, next to a card (the scene also puts some further out); it is
+    read when a car is reported on its cell in its colour."""
+    grid = (truth.layout or {}).get("grid")
+    if grid is None:
+        return {}
+    seen = (obs.layout or {}).get("grid", [])
+    where = {(int(c["cell"][0]), int(c["cell"][1])): c["id"] for c in grid}
+    votes: dict[tuple[int, int], int] = {}
+    for c in seen:
+        for (x, y), cid in where.items():
+            if cid == c["id"]:
+                shift = (x - c["cell"][0], y - c["cell"][1])
+                votes[shift] = votes.get(shift, 0) + 1
+    dx, dy = max(votes, key=lambda k: votes[k]) if votes else (0, 0)
+    out = dict(grid_cards=len(seen), grid_misplaced=sum(where.get((c["cell"][0] + dx, c["cell"][1] + dy)) != c["id"]
+                                                        for c in seen),
+               reservations=0, reserved=0, reserved_wrong_colour=0, reserved_phantom=0)
+    cars = [c for c in (obs.layout or {}).get("cars", []) if c.get("cell") is not None]
+    due = {}
+    for r in truth.layout.get("reservations", []):
+        x, y = r["cell"]
+        if any((x + i, y + j) in where for i in (-1, 0, 1) for j in (-1, 0, 1)):
+            due[(x, y)] = r["color"]
+    out["reservations"] = len(due)
+    for car in cars:
+        cell = (car["cell"][0] + dx, car["cell"][1] + dy)
+        if cell not in due:
+            out["reserved_phantom"] += 1
+        elif car["colour"] == due.pop(cell):
+            out["reserved"] += 1
+        else:
+            out["reserved_wrong_colour"] += 1
     return out
 
 
@@ -372,6 +414,10 @@ def main() -> None:
                   f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
+            if "grid_cards" in r:
+                print(f"      grid cards in the wrong cell {r['grid_misplaced']}/{r['grid_cards']}  reservations read "
+                      f"{r['reserved']}/{r['reservations']}  in the wrong colour {r['reserved_wrong_colour']}  "
+                      f"phantom reservations {r['reserved_phantom']}", flush=True)
     if grand:
         print(f"TOTAL identity+rotation accuracy {100 * grand['right'] / max(1, grand['items']):.2f}% of "
               f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "
