@@ -16,7 +16,10 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 - playing pieces (cars, the Monster) reported where one stands, and phantom pieces (reported where none
   does); not part of a scene being all right,
 - Roundabout's grid as the layout reads it: cards read into the wrong cell, and cars reserving free
-  cells (read in the right cell and colour, in the wrong colour, or where no car reserves one),
+  cells (read in the right cell and colour, in the wrong colour, or where no car reserves one);
+  Big Sur's rows: cards put in another seat's tableau (or the draw row), rows out of order;
+  Monster Highway's board: tiles in a cell the scene has another tile in; Highwayman's piles:
+  piles topped by a card that is no pile's top,
 - unsure items (listed for the players to check; counted as not found above),
 - scan latency of a 2304x1296 frame with 30 cards on one core (median, p95): warm (the same table
   scanned again, its cloth's colours kept), warm with fresh camera noise in every frame, and cold
@@ -67,6 +70,9 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
                hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0)
     out.update(score_grid(obs, truth))
+    out.update(score_tableaus(obs, truth))
+    out.update(score_board(obs, truth))
+    out.update(score_routes(obs, truth))
     used: set[int] = set()
     reported = list(obs.items)
     # the least hidden first: in a pile the top card must meet the report, not one under it
@@ -153,6 +159,66 @@ def score_grid(obs: Any, truth: Any) -> dict[str, int]:
             out["reserved"] += 1
         else:
             out["reserved_wrong_colour"] += 1
+    return out
+
+
+def score_tableaus(obs: Any, truth: Any) -> dict[str, int]:
+    """Big Sur's rows as the layout reads them (none for other games): of the cards it puts in a
+    seat's tableau or the draw row, those the scene has elsewhere, and rows whose cards (those in
+    the right row) are not in the scene's order. A card not read is the cards' figure, not this."""
+    rows = (truth.layout or {}).get("tableaus")
+    if rows is None:
+        return {}
+    want = {seat: [c["id"] for c in cards] for seat, cards in rows.items()}
+    want["draw row"] = list(truth.layout.get("draw_row", []))
+    seen = {seat: list(t["cards"]) for seat, t in (obs.layout or {}).get("tableaus", {}).items()}
+    seen["draw row"] = list((obs.layout or {}).get("draw_row", []))
+    out = dict(row_cards=0, row_wrong_place=0, rows=0, rows_out_of_order=0)
+    for seat, ids in seen.items():
+        left = list(want.get(seat, []))
+        kept = []
+        for cid in ids:
+            out["row_cards"] += 1
+            if cid in left:
+                left.remove(cid)
+                kept.append(cid)
+            else:
+                out["row_wrong_place"] += 1
+        if kept:
+            out["rows"] += 1
+            order = [cid for cid in want.get(seat, []) if cid in kept]
+            out["rows_out_of_order"] += order != kept
+    return out
+
+
+def score_board(obs: Any, truth: Any) -> dict[str, int]:
+    """Monster Highway's board as the layout reads it (none for other games): tiles it puts in a
+    cell of the 50 mm grid where the scene has another tile or none."""
+    board = (truth.layout or {}).get("board")
+    if board is None:
+        return {}
+    where = {(int(c["cell"][0]), int(c["cell"][1])): c["id"] for c in board}
+    seen = (obs.layout or {}).get("cells", [])
+    return dict(board_tiles=len(seen),
+                board_misplaced=sum(where.get((c["cell"][0], c["cell"][1])) != c["id"] for c in seen))
+
+
+def score_routes(obs: Any, truth: Any) -> dict[str, int]:
+    """Highwayman's route piles as the layout reads them (none for other games): piles whose top
+    card is the top of a pile in the scene, and piles that are not (a card under a top read as a
+    pile of its own)."""
+    routes = (truth.layout or {}).get("routes")
+    if routes is None:
+        return {}
+    tops = [r["top"] for r in routes]
+    out = dict(route_piles=0, route_tops=0, route_not_top=0)
+    for r in (obs.layout or {}).get("routes", []):
+        out["route_piles"] += 1
+        if r["top"] in tops:
+            tops.remove(r["top"])
+            out["route_tops"] += 1
+        else:
+            out["route_not_top"] += 1
     return out
 
 
@@ -414,6 +480,15 @@ def main() -> None:
                   f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
+            if "row_cards" in r:
+                print(f"      row cards in another seat's row {r['row_wrong_place']}/{r['row_cards']}  rows out of "
+                      f"order {r['rows_out_of_order']}/{r['rows']}", flush=True)
+            if "board_tiles" in r:
+                print(f"      board tiles in a cell the scene has another tile in (or none) "
+                      f"{r['board_misplaced']}/{r['board_tiles']}", flush=True)
+            if "route_piles" in r:
+                print(f"      route piles topped by their top card {r['route_tops']}/{r['route_piles']}  by a card "
+                      f"under the top {r['route_not_top']}", flush=True)
             if "grid_cards" in r:
                 print(f"      grid cards in the wrong cell {r['grid_misplaced']}/{r['grid_cards']}  reservations read "
                       f"{r['reserved']}/{r['reservations']}  in the wrong colour {r['reserved_wrong_colour']}  "
