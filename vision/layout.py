@@ -30,8 +30,9 @@ PIECES_ON_CARDS = frozenset({"roundabout", "monsterhighway"})
 # taken for either.
 CAR_ON_CELL = 0.3
 # Roundabout has a car per player, four at most: a table showing more than three times as many
-# piece-like spots is a patterned cloth whose pattern the mask takes for pieces (on the bench's
-# patterned cloths, 34 to 132 of them), so no car there is trusted to reserve a cell.
+# piece-like spots is a patterned cloth whose pattern the mask takes for pieces (up to 132 a scene
+# on the bench's patterned cloths, at most 11 on its other cloths), so no car there is trusted to
+# reserve a cell.
 CROWDED_PIECES = 12
 # Unit vectors of each seat: "across" is the player's left-to-right, "away" points from the seat
 # into the table (so a landmark further away than the row lies "above" it).
