@@ -46,6 +46,10 @@ SEAT_AXES = {
 # it is in the shared draw row. A landmark this close to a tableau card is placed on it.
 TABLEAU_DEPTH_MM = 170.0
 LANDMARK_REACH_MM = 110.0
+# How each seat's cards face it (degrees clockwise in table coordinates): a player lays a card to
+# read it, so where a long row reaches into a corner, within reach of two edges, the card's turn
+# says whose row it is (the nearer edge may be the other seat's).
+SEAT_FACING = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 CAR_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
 
 
@@ -89,8 +93,8 @@ def bigsur(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) ->
     middle: list[Item] = []
     for it in items:
         if it.kind in ("highway card", "") and it.size_mm[0] != it.size_mm[1]:
-            seat = seat_of(it.center_mm, table)
-            if edge_distance(it.center_mm, seat, table) <= TABLEAU_DEPTH_MM:
+            seat = _tableau_seat(it, table)
+            if seat is not None:
                 rows[seat].append(it)
             else:
                 middle.append(it)
@@ -102,13 +106,18 @@ def bigsur(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) ->
     for it in items:
         if it.kind != "landmark":
             continue
-        seat = seat_of(it.center_mm, table)
+        # the row of the nearest tableau card within reach (a tile above a card in a corner may lie
+        # nearer another seat's edge)
+        reach = [(float(np.hypot(c.center_mm[0] - it.center_mm[0], c.center_mm[1] - it.center_mm[1])), s)
+                 for s, cs in rows.items() for c in cs]
+        reach = [r for r in reach if r[0] < LANDMARK_REACH_MM]
+        if not reach:
+            pool.append(it.id)
+            continue
+        seat = min(reach)[1]
         cards = rows[seat]
         near = [k for k, c in enumerate(cards)
                 if np.hypot(c.center_mm[0] - it.center_mm[0], c.center_mm[1] - it.center_mm[1]) < LANDMARK_REACH_MM]
-        if not near:
-            pool.append(it.id)
-            continue
         across, away = SEAT_AXES[seat]
         pos = min(near, key=lambda k: abs(_along(cards[k], across) - _along(it, across)))
         where = "above" if _along(it, away) > _along(cards[pos], away) else "below"
@@ -119,6 +128,23 @@ def bigsur(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) ->
               for it in items if it.kind in ("material side", "starter side")]
     return {"tableaus": tableaus, "draw_row": [c.id for c in sorted(middle, key=lambda c: c.center_mm[0])],
             "landmarks": pool, "other_cards": others}
+
+
+def _tableau_seat(it: Item, table: TableSpec) -> str | None:
+    """The seat whose tableau row a Highway card lies in, or None for the middle of the table: a
+    seat whose edge is within TABLEAU_DEPTH_MM; of two (a corner), the one the card faces."""
+    near = sorted((edge_distance(it.center_mm, s, table), s) for s in table.seats)
+    near = [(d, s) for d, s in near if d <= TABLEAU_DEPTH_MM]
+    if not near:
+        return None
+    period = 360.0 / max(1, it.symmetry)
+
+    def off(seat: str) -> float:
+        d = (it.rotation - SEAT_FACING[seat]) % period
+        return min(d, period - d)
+
+    facing = [s for _, s in near if off(s) < 45.0]
+    return facing[0] if len(facing) == 1 else near[0][1]
 
 
 def edge_distance(center: Sequence[float], seat: str, table: TableSpec) -> float:

@@ -158,3 +158,28 @@ def test_roundabout_a_table_crowded_with_piece_like_spots_reserves_nothing():
     out = layout.roundabout(items, [car("red", 470, 372), *spots, car("black", 800, 100)], TableSpec())
     assert out["cars"][0]["cell"] is None
     assert out["cars_unread"] == layout.CROWDED_PIECES + 1
+
+
+def test_big_sur_a_long_row_reaching_into_a_corner_stays_its_seats_row():
+    """A west row of eight cards reaches to 89 mm from the north edge, nearer it than the west one;
+    the card faces west (turned 90), so it is the west player's. Likewise a south card turned 0
+    that lies nearer the west edge. A card facing neither edge of its corner goes by distance."""
+    table = TableSpec()
+    west = [card(f"w{i}", 114.8, 89.2 + 65 * i, 90) for i in range(8)]
+    south = [card("s1", 60, 606, 0), card("s2", 125, 606, 0)]
+    out = layout.bigsur([*west, *south, card("x", 80, 60, 45)], [], table)
+    t = out["tableaus"]
+    assert t["west"]["cards"] == [f"w{i}" for i in range(8)]
+    assert t["south"]["cards"] == ["s1", "s2"]
+    assert t["north"]["cards"] == ["x"]  # 60 mm from north, 80 from west, turned halfway
+
+
+def test_big_sur_a_landmark_above_a_corner_card_joins_that_card():
+    """A tile above (further from the west edge than) the west row's first card lies 89 mm from the
+    north edge and 200 mm from the west one: it is still that card's, above it."""
+    table = TableSpec()
+    lm = dict(size=(50.0, 50.0), kind="landmark")
+    west = [card(f"w{i}", 114.8, 89.2 + 65 * i, 90) for i in range(3)]
+    out = layout.bigsur([*west, card("L1", 200, 89, 90, **lm)], [], table)
+    assert out["tableaus"]["west"]["landmarks"] == [{"id": "L1", "position": 0, "where": "above"}]
+    assert out["landmarks"] == []
