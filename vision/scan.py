@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision import detect, glare, layout, lookalike
@@ -43,6 +44,8 @@ COUNTED = 0.7
 # a Highwayman card 42 % white was read right at 0.91
 CLIPPED_SHARE = 0.2
 CLIPPED_COUNTED = 0.88
+# an unsure reading whose place counted cards cover this much is those cards (see _covered_by_cards)
+COVERED_SHARE = 0.6
 # Cards laid edge to edge: each sure card's neighbours are looked for this far (mm) beyond its
 # sides, where the region's mask covers this much of a card, for this many rounds (see _grow)
 GROW_GAP_MM = 3.0
@@ -232,9 +235,12 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
         if all(_apart(c, k) for k, _ in kept + held):
             (kept if m.status == "sure" else held).append((c, m))
     rest = held + [(c, m) for c, m in splits[0] if m.status == "unknown" and all(_apart(c, k) for k, _ in kept + held)]
-    # what the sure cards leave (a tile beside a row, a card beside a hand) is settled again
-    if kept and rest and depth < RESIDUAL_DEPTH:
-        taken = [c for c, _ in kept + held]
+    # what the sure cards leave (a tile beside a row, a card beside a hand) is settled again; the
+    # places read unsure are left in it (a card-sized cell of another split laid over a Landmark
+    # tile and a card's edge, read unsure, once hid the tile), and a sure card found there
+    # replaces such a reading
+    if kept and depth < RESIDUAL_DEPTH:
+        taken = [c for c, _ in kept]
         for piece in residual(taken):
             first = [look(c) for c in snap(piece[0])]
             more = _settle(first, piece[1:], lambda t: residual(taken + list(t)), snap, look, depth + 1)
@@ -243,7 +249,8 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
             # three cells in a row at 0.69; Landmark tiles beside a row score over 0.9)
             more = _unclear_unsure(more)
             if any(m.status == "sure" for _, m in more):
-                found_more = [(c, m) for c, m in more if all(_apart(c, k) for k, _ in kept + held)]
+                found_more = [(c, m) for c, m in more if all(_apart(c, k) for k, _ in kept)
+                              and (m.status == "sure" or all(_apart(c, k) for k, _ in held))]
                 kept += [(c, m) for c, m in found_more if m.status == "sure"]
                 rest = [(c, m) for c, m in rest if all(_apart(c, o) for o, _ in found_more)]
                 rest += [(c, m) for c, m in found_more if m.status != "sure"]
@@ -429,7 +436,9 @@ def _covered_by_cards(obs: Observation, cell_sizes: Sequence[tuple[float, float]
     on a counted card is no other thing. A dark card's strip fitted as a 50 mm tile stayed an
     unknown ("?") drawn on the card read there, and a tile cell read unsure inside a card grown
     beside a sure one stayed listed for the players to check. Unsure readings and card-cell
-    unknowns there go; an unknown of its own shape (a phone, a hand) stays."""
+    unknowns there go; an unknown of its own shape (a phone, a hand) stays. So does an unsure
+    reading that counted cards cover for the most part (COVERED_SHARE): a card-sized cell laid over
+    a card's end and the Landmark tile above it."""
     quads = [np.asarray(it.corners_mm, np.float64) for it in obs.items]
     if not quads:
         return
@@ -441,8 +450,13 @@ def _covered_by_cards(obs: Observation, cell_sizes: Sequence[tuple[float, float]
         cross = sides[..., 0] * r[..., 1] - sides[..., 1] * r[..., 0]
         return bool(((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)).any())
 
+    def covered(u: Item) -> float:
+        quad = np.asarray(u.corners_mm, np.float32)
+        area = abs(cv2.contourArea(quad))
+        return sum(float(cv2.intersectConvexConvex(quad, q.astype(np.float32))[0]) for q in quads) / max(area, 1e-6)
+
     cells = {tuple(sorted(k)) for k in cell_sizes}
-    obs.unsure = [u for u in obs.unsure if not on_a_card(u.center_mm)]
+    obs.unsure = [u for u in obs.unsure if not on_a_card(u.center_mm) and covered(u) < COVERED_SHARE]
     obs.unknowns = [u for u in obs.unknowns
                     if tuple(sorted(u.size_mm)) not in cells or not on_a_card(u.center_mm)]
 

@@ -534,7 +534,8 @@ def test_what_a_counted_card_lies_over_is_that_card_but_a_phone_on_it_stays():
                 ((68.5, 56.0), (131.5, 56.0), (131.5, 144.0), (68.5, 144.0)))
     on_it = Item("lm-11", 0.0, (110.0, 120.0), (50.0, 50.0), 0.63,
                  ((85.0, 95.0), (135.0, 95.0), (135.0, 145.0), (85.0, 145.0)))
-    beside = dataclasses.replace(on_it, center_mm=(170.0, 100.0))
+    beside = dataclasses.replace(on_it, center_mm=(170.0, 100.0),
+                                 corners_mm=((145.0, 75.0), (195.0, 75.0), (195.0, 125.0), (145.0, 125.0)))
     obs = Observation("bigsur", items=[card], unsure=[on_it, beside],
                       unknowns=[Unknown((100.0, 80.0), (50.0, 50.0), "not a card of this pack"),
                                 Unknown((100.0, 90.0), (71.0, 146.0), "not card-shaped"),
@@ -543,6 +544,29 @@ def test_what_a_counted_card_lies_over_is_that_card_but_a_phone_on_it_stays():
     assert obs.items == [card]
     assert obs.unsure == [beside]
     assert [u.center_mm for u in obs.unknowns] == [(100.0, 90.0), (200.0, 100.0)]
+
+
+def test_an_unsure_place_counted_cards_mostly_cover_is_those_cards():
+    """A card-sized cell laid over the end of a card and the Landmark tile above it (the demo's
+    west row, a tile above its third card) was read unsure, its centre on neither: it is those two.
+    One that they cover less than COVERED_SHARE stays listed."""
+    import sys
+
+    from vision.observation import Item, Observation
+
+    scan_module = sys.modules["vision.scan"]
+
+    def quad(cx, cy, w, h):
+        return ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2))
+
+    card = Item("bs-08", 90.0, (113.7, 219.4), (63.0, 88.0), 0.97, quad(113.7, 219.4, 88, 63))
+    tile = Item("lm-03", 90.0, (184.0, 220.0), (50.0, 50.0), 0.97, quad(184.0, 220.0, 50, 50))
+    over = Item("bs-44", 90.0, (158.5, 226.0), (63.0, 88.0), 0.51, quad(158.5, 226.0, 88, 63))
+    past = Item("bs-45", 90.0, (240.0, 226.0), (63.0, 88.0), 0.51, quad(240.0, 226.0, 88, 63))
+    assert scan_module.COVERED_SHARE == 0.6
+    obs = Observation("bigsur", items=[card, tile], unsure=[over, past])
+    scan_module._covered_by_cards(obs, [(50.0, 50.0), (63.0, 88.0)])
+    assert obs.unsure == [past]  # 'over' is 83 % covered, 'past' 12 %
 
 
 def test_a_tile_the_colour_of_the_felt_is_found_from_what_the_mask_holds_of_it():
