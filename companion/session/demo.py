@@ -120,7 +120,8 @@ ROW_GAP_MM = 2.0
 
 def bigsur_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648),
                  edges: tuple[str, ...] = EDGES) -> Any:
-    """The Big Sur table as the engine knows it: each seat's tableau as a row in front of it.
+    """The Big Sur table as the engine knows it: each seat's tableau as a row in front of it, with
+    its Landmark tiles above (further from the seat) or below (nearer) their cards.
 
     Cards never move once built, so the first card built stays where it was laid and later ones
     are added at either end (counted from the game's own build actions)."""
@@ -132,13 +133,24 @@ def bigsur_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648
         edge = edges[p % len(edges)]
         lefts = sum(1 for a in game.actions if a.kind == "build" and a.player == p and a.get("end") == "left")
         along_total = w if edge in ("south", "north") else h
+
+        def at(mid: float, depth: float, edge: str = edge) -> tuple[float, float]:
+            return {"south": (mid, h - depth), "north": (w - mid, depth),
+                    "west": (depth, mid), "east": (w - depth, h - mid)}[edge]
+
+        mids = {}
         for i, card in enumerate(seat.tableau):
             cw, ch = pack.size_of(card)
-            mid = along_total / 2 + (i - lefts) * (cw + ROW_GAP_MM)
-            depth = ROW_INSET_MM + ch / 2
-            centre = {"south": (mid, h - depth), "north": (w - mid, depth),
-                      "west": (depth, mid), "east": (w - depth, h - mid)}[edge]
-            placements.append(Placement(card, centre, SEAT_ROTATION[edge]))
+            mids[card] = (along_total / 2 + (i - lefts) * (cw + ROW_GAP_MM), ch)
+            placements.append(Placement(card, at(mids[card][0], ROW_INSET_MM + ch / 2), SEAT_ROTATION[edge]))
+        for placed in getattr(seat, "landmarks", []):
+            if placed.card not in mids or placed.tile not in pack.ids:
+                continue
+            mid, ch = mids[placed.card]
+            side = pack.size_of(placed.tile)[1]
+            depth = (ROW_INSET_MM + ch + ROW_GAP_MM + side / 2 if placed.where == "above"
+                     else ROW_INSET_MM - ROW_GAP_MM - side / 2)
+            placements.append(Placement(placed.tile, at(mid, depth), SEAT_ROTATION[edge]))
     return Scene(placements=tuple(placements), pack=pack, image_px=image_px, background="wood")
 
 
@@ -257,7 +269,7 @@ def highwaysbyways_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1
 #: Games whose scripted table the demo draws, and the action kinds a player makes on the table
 #: (those are laid on the rendered table for the camera to read; the rest are entered by touch).
 TABLE_SCENES: dict[str, tuple[Any, frozenset[str]]] = {
-    "bigsur": (bigsur_scene, frozenset({"build"})),
+    "bigsur": (bigsur_scene, frozenset({"build", "landmark"})),
     "roundabout": (roundabout_scene, frozenset({"place", "reserve"})),
     "monsterhighway": (monster_scene, frozenset({"place_tile", "dead_end"})),
     # A play is a card laid on its route's pile (a Highwayman may come from any seat).

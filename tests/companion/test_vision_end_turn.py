@@ -59,18 +59,18 @@ def test_a_rendered_build_is_read_and_recorded(tmp_path):
         assert wanted in out.choices and set(out.choices) == set(same), out.message
 
 
-def rendered_turn(tmp_path, game, players, seed, pick):
+def rendered_turn(tmp_path, game, players, seed, pick, **options):
     """A session played by the engine's chooser until ``pick(game, legal)`` names a play; the demo's
     rendered table before it is accepted, the one after it read at End turn. Returns the session,
     the play, the game after it and the outcome."""
     from companion.session.demo import render_table
 
     s = Session.new(Store(tmp_path / "db.sqlite3"), game, players, seed=seed, app_draws_all=True,
-                    scanner=vision_scanner())
+                    scanner=vision_scanner(), options=options or None)
     rng = random.Random(seed)
     choose = chooser_for(s.game)
     wanted = None
-    for _ in range(400):
+    for _ in range(2000):
         legal = s.game.legal_actions()
         wanted = pick(s.game, legal, choose, rng)
         if wanted is not None:
@@ -121,3 +121,18 @@ def test_a_rendered_reservation_is_read_and_recorded(tmp_path, seed):
     assert out.ok, out.message
     assert out.recorded == [wanted]
     assert s.game.state.cars == after.state.cars
+
+
+@pytest.mark.skipif("bigsur" not in registry.available(), reason="no Big Sur engine")
+@pytest.mark.parametrize("seed, where", [(1, "above"), (3, "below")])
+def test_a_rendered_landmark_is_read_and_recorded(tmp_path, seed, where):
+    """A Landmark tile laid above (away from the player) or below (nearer) a card of the tableau
+    is read as that landmark, on that card, on that side: Big Sur's advanced game scores it."""
+
+    def pick(g, legal, choose, rng):
+        return next((a for a in legal if a.kind == "landmark" and a["where"] == where), None)
+
+    s, wanted, after, out = rendered_turn(tmp_path, "bigsur", ["Ana", "Ben"], seed, pick, landmarks=True)
+    assert out.ok, out.message
+    assert out.recorded[0] == wanted  # (then the turn ends and the app refills the rows)
+    assert s.game.state.seats[wanted.player].landmarks == after.state.seats[wanted.player].landmarks
