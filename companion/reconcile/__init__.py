@@ -37,6 +37,9 @@ class Seen:
     id: str
     rotation: float
     center: tuple[float, float]
+    #: Turns of the card that look (or, for its game, count) the same: a crossroads tile read at 0
+    #: one time and 90 the next has not been turned.
+    symmetry: int = 1
 
     @property
     def center_mm(self) -> tuple[float, float]:
@@ -45,7 +48,15 @@ class Seen:
     @classmethod
     def of(cls, item: Any) -> Seen:
         cx, cy = item.center_mm
-        return cls(str(item.id), float(getattr(item, "rotation", 0.0)), (float(cx), float(cy)))
+        return cls(str(item.id), float(getattr(item, "rotation", 0.0)), (float(cx), float(cy)),
+                   max(1, int(getattr(item, "symmetry", 1) or 1)))
+
+    def turned_from(self, was: Seen) -> bool:
+        """Whether this card lies turned from how it lay (more than 45 degrees, counting turns
+        that look the same as none)."""
+        period = 360.0 / max(self.symmetry, was.symmetry)
+        d = (self.rotation - was.rotation) % period
+        return min(d, period - d) > 45.0
 
 
 @dataclass
@@ -83,22 +94,27 @@ def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 
 def diff(before: Iterable[Any], after: Iterable[Any], *, tolerance: float = MOVE_TOLERANCE_MM) -> Difference:
-    """Pair up equal ids nearest first; the leftovers were added or removed."""
+    """Pair up equal ids, the closest pair of all first (so two copies of a tile each keep their
+    own place, whatever order they were listed in); the leftovers were added or removed."""
     old = [Seen.of(i) for i in before]
     new = [Seen.of(i) for i in after]
     out = Difference()
-    unmatched_new = list(new)
-    for o in old:
-        same = [n for n in unmatched_new if n.id == o.id]
-        if not same:
+    pairs = sorted((_distance(n.center, o.center), i, j) for i, o in enumerate(old)
+                   for j, n in enumerate(new) if n.id == o.id)
+    matched: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, i, j in pairs:
+        if i not in matched and j not in taken:
+            matched[i] = j
+            taken.add(j)
+    for i, o in enumerate(old):
+        if i not in matched:
             out.removed.append(o)
             continue
-        n = min(same, key=lambda s: _distance(s.center, o.center))
-        unmatched_new.remove(n)
-        turned = abs(((n.rotation - o.rotation) + 180) % 360 - 180) > 45
-        if _distance(n.center, o.center) > tolerance or turned:
+        n = new[matched[i]]
+        if _distance(n.center, o.center) > tolerance or n.turned_from(o):
             out.moved.append((o, n))
-    out.added = unmatched_new
+    out.added = [n for j, n in enumerate(new) if j not in taken]
     return out
 
 

@@ -134,6 +134,25 @@ def test_a_turned_card_counts_as_moved():
     assert len(d.moved) == 1
 
 
+def test_turns_that_look_the_same_are_no_move():
+    """A crossroads (four turns alike) read at 0 and then at 90, a straight (two) at 0 and 180,
+    has not been turned; a straight at 90 has."""
+    def sym(cid, rot, symmetry):
+        return SimpleNamespace(id=cid, rotation=float(rot), center_mm=(0.0, 50.0), symmetry=symmetry)
+
+    assert diff([sym("cross", 0, 4)], [sym("cross", 90, 4)]).moved == []
+    assert diff([sym("straight", 0, 2)], [sym("straight", 180, 2)]).moved == []
+    assert len(diff([sym("straight", 0, 2)], [sym("straight", 90, 2)]).moved) == 1
+
+
+def test_copies_of_a_card_keep_their_own_places():
+    """Two copies of a tile, the first gone (the Monster ate it): the one left stayed where it lay,
+    so the first is reported gone, not moved onto the second's place."""
+    d = diff([item("road", 0), item("road", 50)], [item("road", 50)])
+    assert [s.center for s in d.removed] == [(0.0, 50.0)]
+    assert d.moved == []
+
+
 # ---------------------------------------------------------------- the whole end of turn
 @pytest.fixture
 def session(tmp_path):
