@@ -10,7 +10,8 @@ A module may also say which vanished cards a new one now covers (``covered(game,
 observation) -> set[str]``): those are not reported as gone; and which cards a random outcome the
 app drew laid on the table (``revealed(game, action) -> list[str]``, e.g. Highways & Byways'
 Construction card): seen newly at the next End turn, those are expected, not a play; and which
-vanished cards the rules themselves took off the table (``taken_off(game, diff) -> set[str]``).
+vanished cards the rules themselves took off the table (``taken_off(game, diff) -> set[str]``) or
+a piece the engine has on them hides (``out_of_sight(game, diff) -> set[str]``).
 
 Observations are read by attribute (``items``, each with ``id``, ``rotation``, ``center_mm``), so
 this module does not import the vision package.
@@ -199,6 +200,19 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
             d.expected.append(seen)
     reading = Reading(d)
     explained = set(explained_ids)
+    # Cards the rules took off the table (H&B's Construction cards reshuffled into the deck,
+    # Monster Highway's tiles removed or destroyed), or that a piece the engine has there hides
+    # (``out_of_sight``). A copy gone so, with another of the same card laid elsewhere, is no move:
+    # the one laid is new.
+    hooks = [getattr(module, name) for name in ("taken_off", "out_of_sight") if hasattr(module, name)]
+    if hooks:
+        off = set().union(*(set(hook(game, d)) for hook in hooks))
+        for was, now in list(d.moved):
+            if was.id in off and _distance(was.center, now.center) > MOVE_TOLERANCE_MM:
+                d.moved.remove((was, now))
+                d.removed.append(was)
+                d.added.append(now)
+        explained |= off
     if module is not None and hasattr(module, "candidates"):
         reading.candidates = list(module.candidates(game, d, observation,
                                                     {"edges": list(edges), "colours": list(colours)}))
@@ -207,9 +221,6 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     if module is not None and hasattr(module, "covered"):
         # Cards laid on a pile hide the one below (Highwayman's routes): not gone, covered.
         explained |= set(module.covered(game, d, observation))
-    if module is not None and hasattr(module, "taken_off"):
-        # Cards the rules took off the table (H&B's Construction cards reshuffled into the deck).
-        explained |= set(module.taken_off(game, d))
     for gone in d.removed:
         if gone.id in explained:
             continue

@@ -327,3 +327,50 @@ def test_bigsur_the_deck_top_material_is_read_from_the_table_not_drawn_by_the_ap
     out = scan(s, SimpleNamespace(items=[item(f"bs-material-{material}", 900, 350)], unknowns=[], unsure=[],
                                   layout={"tableaus": {}}))
     assert s.game.actions[before] == Action.of("deck_top", None, material=material), out.message
+
+
+def test_monsterhighway_a_tile_the_rules_took_off_or_a_piece_hides_is_not_gone():
+    """Removing a tile or the Monster destroying one names the space, not the tile: a tile gone
+    from a space the engine no longer holds it on was taken off; one gone from under the Monster
+    or a car is hidden. A copy of a tile taken off while another is laid elsewhere is no move:
+    the one laid is a new tile (found reading the demo's whole game: "gone: put it back")."""
+    from companion.reconcile import diff
+    from companion.reconcile.monsterhighway import out_of_sight, taken_off
+
+    cols = 9
+    game = SimpleNamespace(catalog=SimpleNamespace(cell_mm=50.0, columns=cols),
+                           state=SimpleNamespace(board={1 * cols + 5: ("road-straight", 0, 5),
+                                                        3 * cols + 4: ("road-curve", 0, 6)},
+                                                 monster=3 * cols + 4, cars=[None, 6 * cols + 6]))
+    before = [item("road-straight", 275, 75), item("road-curve", 225, 175), item("road-tee", 125, 125),
+              item("road-cross", 325, 75)]
+    after = [item("road-straight", 275, 75), item("road-cross", 125, 275)]
+    d = diff(before, after)
+    assert taken_off(game, d) == {"road-tee", "road-cross"}   # spaces the engine no longer holds
+    assert out_of_sight(game, d) == {"road-curve"}             # under the Monster
+    assert taken_off(game, diff([item("road-straight", 275, 75)], [])) == set()  # still there: gone
+
+
+def test_monsterhighway_a_tile_laid_while_its_copy_was_destroyed_is_read_as_laid(tmp_path):
+    s, placements = session_until(tmp_path, "monsterhighway", "place_tile")
+    from companion.reconcile import reconcile
+    from companion.reconcile.monsterhighway import space_name
+
+    wanted = placements[0]
+    cat = s.game.catalog
+    board = s.game.state.board
+    at = next(i for i in range(cat.columns * 20) if space_name(i % cat.columns, i // cat.columns) == wanted["at"])
+
+    def centre(i):
+        return ((i % cat.columns + 0.5) * cat.cell_mm, (i // cat.columns + 0.5) * cat.cell_mm)
+
+    # a copy of the tile to be laid lay on an empty space the engine does not hold it on (destroyed)
+    empty = next(i for i in range(cat.columns * 8) if i not in board and i != at)
+    before = [item(t[0], *centre(i)) for i, t in board.items()] + [item(wanted["tile"], *centre(empty))]
+    seen = [{"cell": [i % cat.columns, i // cat.columns], "id": t[0], "rotation": t[1]} for i, t in board.items()]
+    seen.append({"cell": [at % cat.columns, at // cat.columns], "id": wanted["tile"], "rotation": wanted["rotation"]})
+    picture = SimpleNamespace(items=[item(t[0], *centre(i)) for i, t in board.items()] + [item(wanted["tile"], *centre(at))],
+                              unknowns=[], unsure=[], layout={"cells": seen})
+    reading = reconcile(s.game, before, picture)
+    assert reading.problems == []
+    assert wanted in reading.candidates
