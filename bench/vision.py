@@ -222,6 +222,20 @@ def score_routes(obs: Any, truth: Any) -> dict[str, int]:
     return out
 
 
+# What each game's layout made of its cards (see score_grid, score_tableaus, score_board,
+# score_routes): a line per game that has the figure.
+LAYOUT_LINES = (
+    ("row_cards", "row cards in another seat's row {row_wrong_place}/{row_cards}  rows out of order "
+                  "{rows_out_of_order}/{rows}"),
+    ("board_tiles", "board tiles in a cell the scene has another tile in (or none) {board_misplaced}/{board_tiles}"),
+    ("route_piles", "route piles topped by their top card {route_tops}/{route_piles}  by a card under the top "
+                    "{route_not_top}"),
+    ("grid_cards", "grid cards in the wrong cell {grid_misplaced}/{grid_cards}  reservations read "
+                   "{reserved}/{reservations}  in the wrong colour {reserved_wrong_colour}  phantom reservations "
+                   "{reserved_phantom}"),
+)
+
+
 def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: float, verbose: bool) -> dict[str, int]:
     from vision.synth import random_scene, render_scene
 
@@ -480,19 +494,9 @@ def main() -> None:
                   f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
-            if "row_cards" in r:
-                print(f"      row cards in another seat's row {r['row_wrong_place']}/{r['row_cards']}  rows out of "
-                      f"order {r['rows_out_of_order']}/{r['rows']}", flush=True)
-            if "board_tiles" in r:
-                print(f"      board tiles in a cell the scene has another tile in (or none) "
-                      f"{r['board_misplaced']}/{r['board_tiles']}", flush=True)
-            if "route_piles" in r:
-                print(f"      route piles topped by their top card {r['route_tops']}/{r['route_piles']}  by a card "
-                      f"under the top {r['route_not_top']}", flush=True)
-            if "grid_cards" in r:
-                print(f"      grid cards in the wrong cell {r['grid_misplaced']}/{r['grid_cards']}  reservations read "
-                      f"{r['reserved']}/{r['reservations']}  in the wrong colour {r['reserved_wrong_colour']}  "
-                      f"phantom reservations {r['reserved_phantom']}", flush=True)
+            for key, line in LAYOUT_LINES:
+                if key in r:
+                    print("      " + line.format(**r), flush=True)
     if grand:
         print(f"TOTAL identity+rotation accuracy {100 * grand['right'] / max(1, grand['items']):.2f}% of "
               f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "

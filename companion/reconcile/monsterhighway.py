@@ -22,33 +22,32 @@ from . import Difference, generic_candidates
 LAYS = frozenset({"place_tile"})
 
 
+def _spaces_gone(game: Any, diff: Difference) -> list[tuple[str, int]]:
+    """Each tile gone from where it lay (removed, or paired with a copy elsewhere), with the board
+    space it lay on (index row * columns + column); tiles off the board are left out."""
+    cat = game.catalog
+    out = []
+    for seen in [*diff.removed, *(was for was, _ in diff.moved)]:
+        col, row = int(seen.center[0] // cat.cell_mm), int(seen.center[1] // cat.cell_mm)
+        if 0 <= col < cat.columns and row >= 0:
+            out.append((seen.id, row * cat.columns + col))
+    return out
+
+
 def taken_off(game: Any, diff: Difference) -> set[str]:
     """Tiles gone from where they lay whose board space the engine no longer holds them on: a
     player removed one, the Monster or a Monster Card destroyed it (those actions name the space,
     not the tile). Any other tile gone is still reported."""
-    cat, board = game.catalog, game.state.board
-    out = set()
-    for seen in [*diff.removed, *(was for was, _ in diff.moved)]:
-        col, row = int(seen.center[0] // cat.cell_mm), int(seen.center[1] // cat.cell_mm)
-        if not 0 <= col < cat.columns or row < 0:
-            continue
-        held = board.get(row * cat.columns + col)
-        if held is None or held[0] != seen.id:
-            out.add(seen.id)
-    return out
+    board = game.state.board
+    return {tile for tile, space in _spaces_gone(game, diff) if board.get(space, (None,))[0] != tile}
 
 
 def out_of_sight(game: Any, diff: Difference) -> set[str]:
     """Tiles gone from the picture on a space where the engine has the Monster or a car standing:
     the piece hides the tile (a tile under the Monster was once "gone: put it back")."""
-    cat, s = game.catalog, game.state
+    s = game.state
     stands = {c for c in [s.monster, *s.cars] if c is not None}
-    out = set()
-    for seen in [*diff.removed, *(was for was, _ in diff.moved)]:
-        col, row = int(seen.center[0] // cat.cell_mm), int(seen.center[1] // cat.cell_mm)
-        if 0 <= col < cat.columns and row >= 0 and row * cat.columns + col in stands:
-            out.add(seen.id)
-    return out
+    return {tile for tile, space in _spaces_gone(game, diff) if space in stands}
 
 
 def space_name(col: int, row: int) -> str:
