@@ -11,6 +11,8 @@ card and rotation.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -154,3 +156,90 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
 def _same_turn(a: float, b: float, period: float) -> bool:
     d = (a - b) % period
     return min(d, period - d) < 1.0
+
+
+# Pieces standing on a recognised tile: what the tile's own face does not explain.
+# A car on a road tile differs from the face by 90-140 (Lab distance) over its top and sides; the
+# face's print off by a pixel differs by up to ~60 along its lines, and the rest by 3-20.
+STANDING_MISFIT = 45.0  # a pixel this far from the fitted face is something on the tile ...
+STANDING_OVER_MEDIAN = 5.0  # ... and this many times the tile's median misfit
+STANDING_EDGE_PX = 3  # a blob reaching this near the tile's border is not standing on it
+STANDING_MIN_MM2 = 110.0  # a blob this large (half a car's top; print lines opened away are smaller) ...
+STANDING_SHORT_MM = 6.0  # ... no thinner than this (a car 22 x 11 mm, the Monster 40 x 40) ...
+STANDING_ELONGATED = 4.0  # ... nor longer than this many times its width
+
+
+def pieces_on(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, center_mm: tuple[float, float],
+              rotation: float, key: tuple[float, float], card_id: str) -> list[dict[str, Any]]:
+    """The playing pieces standing on a recognised square tile: the compact blobs of what its face,
+    fitted to the crop colour by colour (the light, the camera's balance), does not explain. Each is
+    a dict with its centre and size in table mm, its area (mm^2) and its median top colour (BGR).
+    Every face of the card, at each turn it is read alike in (the reported turn is then one of
+    several), is tried, and the one explaining the crop best is used."""
+    if key not in index.classes:
+        return []
+    sc = index.classes[key]
+    h, w = fine_shape(key)
+    entries = [e for e, cid in enumerate(sc.entry_id) if cid == card_id]
+    sym = [int(sc.entry_sym[e]) for e in entries]
+    # the face as the crop sees it: turned to 0 (crop turned by the item's rotation), or, for a
+    # face alike turned, to any turn it is alike in
+    entries = [e for e, s in zip(entries, sym, strict=True) if int(sc.entry_rot[e]) % (360 // s) == 0]
+    if not entries:
+        return []
+    crop, crop_to_mm = extract(frame, to_image, center_mm, rotation, key)
+    # channels first, so that every sum below runs along contiguous pixels
+    win = np.ascontiguousarray(crop[SLACK:SLACK + h, SLACK:SLACK + w].reshape(-1, 3).T)  # (3, n)
+    n = win.shape[1]
+    faces = np.ascontiguousarray(sc.fine[entries].reshape(len(entries), n, 3).transpose(0, 2, 1))  # (E, 3, n)
+
+    def misfit(t: np.ndarray, keep: np.ndarray | None) -> np.ndarray:
+        # per face and channel, least squares window ~ gain * face + offset over the kept pixels;
+        # each pixel's distance from the fit (E, n)
+        tk, ak = (t, win) if keep is None else (t[:, :, keep], win[:, keep])
+        tm, am = tk.mean(axis=2, keepdims=True), ak.mean(axis=1, keepdims=True)
+        tc = tk - tm
+        gain = np.einsum("ecn,cn->ec", tc, ak - am)[:, :, None] / np.maximum(np.einsum("ecn,ecn->ec", tc, tc)[:, :, None], 1e-6)
+        res = win - am - gain * (t - tm)
+        return np.sqrt(np.einsum("ecn,ecn->en", res, res))
+
+    first = misfit(faces, None)
+    k = int(np.argmin(np.partition(first, n // 2, axis=1)[:, n // 2]))  # the face explaining it best
+    # fitted again without the pixels the first fit explained worst (a car on a plain road pulls it)
+    worst = n - round(TRIM * n)
+    best = misfit(faces[k:k + 1], first[k] < np.partition(first[k], worst)[worst])[0]
+    err = best.reshape(h, w)
+    cut = max(STANDING_MISFIT, STANDING_OVER_MEDIAN * float(np.partition(best, n // 2)[n // 2]))
+    m = cv2.morphologyEx((err > cut).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    # what reaches the tile's own border came over it from outside (a hand, a finger over its
+    # corner) or is the border itself (a neighbour's edge, the cut): a piece stands on the tile
+    e = STANDING_EDGE_PX
+    inner = np.zeros(labels.shape, bool)
+    inner[e:h - e, e:w - e] = True
+    rim = set(np.unique(labels[~inner]).tolist())
+    if count <= 1:
+        return []
+    mm_per_px = key[1] / h
+    to3 = np.vstack([crop_to_mm, [0.0, 0.0, 1.0]])
+    colours = cv2.warpPerspective(frame, to_image @ to3, (w + 2 * SLACK, h + 2 * SLACK),
+                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_REPLICATE)[SLACK:SLACK + h, SLACK:SLACK + w]
+    out = []
+    for lab in range(1, count):
+        if lab in rim or stats[lab, cv2.CC_STAT_AREA] * mm_per_px ** 2 < STANDING_MIN_MM2:
+            continue
+        ys, xs = np.nonzero(labels == lab)
+        pts = np.column_stack([xs, ys]).astype(np.float32)
+        (cx, cy), (a, b), _ = cv2.minAreaRect(pts)
+        thin, thick = sorted(((a + 1) * mm_per_px, (b + 1) * mm_per_px))
+        if thin < STANDING_SHORT_MM or thick > STANDING_ELONGATED * thin:
+            continue
+        px = colours[ys, xs].astype(np.float32)
+        light = px.sum(axis=1)
+        top = px[light >= np.median(light)]  # the lit top, not its sides or shadow
+        c = crop_to_mm @ np.array([SLACK + cx, SLACK + cy, 1.0])
+        out.append({"center_mm": (float(c[0]), float(c[1])), "size_mm": (thin, thick),
+                    "area_mm2": float(len(xs) * mm_per_px ** 2),
+                    "colour_bgr": tuple(int(v) for v in np.median(top, axis=0))})
+    return out

@@ -24,7 +24,7 @@ from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
 from vision.identify import ACCEPT, MARGIN, CardIndex, Match, index_for_pack, rotations_for, size_key
 from vision.observation import Item, Observation, TableSpec, Unknown
-from vision.occlusion import read_past_a_piece
+from vision.occlusion import pieces_on, read_past_a_piece
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
 # A fit error above this still works but places cards less exactly: tell the players.
@@ -44,6 +44,8 @@ COUNTED = 0.7
 # a Highwayman card 42 % white was read right at 0.91
 CLIPPED_SHARE = 0.2
 CLIPPED_COUNTED = 0.88
+# a piece found on a tile this near one found on the cloth is the same piece (mm)
+SAME_PIECE_MM = 10.0
 # an unsure reading whose place counted cards cover this much is those cards (see _covered_by_cards)
 COVERED_SHARE = 0.6
 # Cards laid edge to edge: each sure card's neighbours are looked for this far (mm) beyond its
@@ -786,10 +788,23 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
     # pieces inside something unknown are its parts (icons on a phone), not playing pieces
     inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns]
-    pieces = [{"colour": layout.colour_name(p.colour_bgr), "center_mm": [round(p.center_mm[0], 1), round(p.center_mm[1], 1)],
-               "size_mm": [round(p.size_mm[0], 1), round(p.size_mm[1], 1)], "area_mm2": round(p.area_mm2)}
-              for p in det.pieces
-              if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
+    found = [{"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
+             for p in det.pieces
+             if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
+    if pieces_stand:
+        # and the pieces standing on recognised tiles, which the mask joins to their tile
+        for it in obs.items:
+            key = size_key(it.size_mm)
+            if key[0] != key[1]:
+                continue
+            for p in pieces_on(index, frame, cal.homography, it.center_mm, it.rotation, key, it.id):
+                if all(np.hypot(p["center_mm"][0] - q["center_mm"][0], p["center_mm"][1] - q["center_mm"][1])
+                       >= SAME_PIECE_MM for q in found):
+                    found.append(p)
+    pieces = [{"colour": layout.colour_name(p["colour_bgr"]),
+               "center_mm": [round(p["center_mm"][0], 1), round(p["center_mm"][1], 1)],
+               "size_mm": [round(p["size_mm"][0], 1), round(p["size_mm"][1], 1)], "area_mm2": round(p["area_mm2"])}
+              for p in found]
     obs.layout = layout.build(game, obs.items, pieces, table, catalog)
     obs.layout["pieces"] = pieces
     if obs.layout.get("cars_unread"):
