@@ -793,7 +793,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
              if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
     if pieces_stand:
         # and the pieces standing on recognised tiles, which the mask joins to their tile
-        for it in obs.items:
+        for it in obs.items + obs.unsure:
             key = size_key(it.size_mm)
             if key[0] != key[1]:
                 continue
