@@ -1,8 +1,9 @@
-"""Monster Highway: a tile that appeared on an empty board space was played there.
+"""Monster Highway: a tile that appeared on an empty board space was played there; a car moved.
 
 Stand-in geometry (vision and the board catalog agree): the board's 50 mm grid starts at the play
 area's origin, columns lettered from A at the west edge, rows numbered from 1 at the north edge.
-Dice and Monster Cards are the app's, so nothing else is read from the picture.
+Dice and Monster Cards are the app's. A player's car seen on a new space, while the rules ask
+them to move it, was moved there.
 
 The engine lists one rotation per way a road runs (a straight at 0 stands for 180 too), so the
 camera's rotation is compared by the sides the tile leaves open: the play is the listed one that
@@ -63,8 +64,14 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
     new_ids = {s.id for s in diff.added}
     legal = [a for a in game.legal_actions() if a.kind in ("place_tile", "dead_end")]
     out: list[Action] = []
+    board = getattr(game.state, "board", {})
+    columns = game.catalog.columns
     for cell in cells:
         if cell["id"] not in new_ids:
+            continue
+        if board.get(cell["cell"][1] * columns + cell["cell"][0], (None,))[0] == cell["id"]:
+            # the engine has it there already: recorded from this picture a moment ago (a turn's
+            # second play is read next), or seen again as the Monster or a car left it
             continue
         at = space_name(*cell["cell"])
         seen = int(round(float(cell["rotation"]) / 90.0) * 90) % 360
@@ -73,7 +80,35 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
         same_road = [a for a in fits if mask is not None and _open_sides(game, cell["id"], a.get("rotation")) == mask]
         # Nothing legal runs that way: the play as seen, so the engine gives its exact reason.
         out += same_road or [Action.of("place_tile", p, tile=cell["id"], at=at, rotation=seen)]
+    if not out:
+        out = _car_moves(game, p, layout, context)
     return out or generic_candidates(game, diff)
+
+
+def _car_moves(game: Any, p: int, layout: dict[str, Any], context: dict[str, Any]) -> list[Action]:
+    """The player's car seen on another board space than the engine has it on, while the rules
+    ask them to move it: a move there (the player's own car by their seat's colour, when the seats
+    have colours). One the rules do not allow is offered as seen, so the engine says why."""
+    moving = [a for a in game.legal_actions() if a.kind == "move_car" and a.player == p]
+    if not moving:
+        return []
+    cat = game.catalog
+    colours = list(context.get("colours") or [])
+    mine = colours[p] if p < len(colours) else None
+    cars = getattr(game.state, "cars", [])
+    now = cars[p] if p < len(cars) else None
+    out: list[Action] = []
+    for car in layout.get("cars", []):
+        col, row = (int(v) for v in car.get("cell") or (-1, -1))
+        if (mine and car.get("colour") != mine) or not (0 <= col < cat.columns and 0 <= row < cat.rows):
+            continue
+        if row * cat.columns + col == now:
+            continue
+        move = Action.of("move_car", p, to=space_name(col, row))
+        if move not in out:
+            out.append(move)
+    legal = [a for a in out if a in moving]
+    return legal or out
 
 
 def _open_sides(game: Any, tile: str, rotation: Any) -> int | None:

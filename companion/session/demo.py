@@ -271,7 +271,7 @@ def highwaysbyways_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1
 TABLE_SCENES: dict[str, tuple[Any, frozenset[str]]] = {
     "bigsur": (bigsur_scene, frozenset({"build", "landmark"})),
     "roundabout": (roundabout_scene, frozenset({"place", "reserve"})),
-    "monsterhighway": (monster_scene, frozenset({"place_tile", "dead_end"})),
+    "monsterhighway": (monster_scene, frozenset({"place_tile", "dead_end", "move_car"})),
     # A play is a card laid on its route's pile (a Highwayman may come from any seat).
     "highwayman": (highwayman_scene, frozenset({"play"})),
     # No player action of Highways & Byways shows as a card the recogniser reads: moves are on

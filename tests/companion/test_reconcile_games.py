@@ -374,3 +374,69 @@ def test_monsterhighway_a_tile_laid_while_its_copy_was_destroyed_is_read_as_laid
     reading = reconcile(s.game, before, picture)
     assert reading.problems == []
     assert wanted in reading.candidates
+
+
+def monster_picture(s, cars=(), extra=()):
+    """What the camera reports of the engine's Monster Highway board, with ``cars`` ((colour,
+    space index) each) and ``extra`` tiles ((tile, space index, rotation) each) on it."""
+    cat = s.game.catalog
+
+    def centre(i):
+        return ((i % cat.columns + 0.5) * cat.cell_mm, (i // cat.columns + 0.5) * cat.cell_mm)
+
+    tiles = [(t[0], i, t[1]) for i, t in s.game.state.board.items()] + list(extra)
+    cells = [{"cell": [i % cat.columns, i // cat.columns], "id": t, "rotation": r} for t, i, r in tiles]
+    seen = [{"colour": colour, "cell": [i % cat.columns, i // cat.columns], "center_mm": list(centre(i))}
+            for colour, i in cars]
+    return SimpleNamespace(items=[item(t, *centre(i)) for t, i, _ in tiles], unknowns=[], unsure=[],
+                           layout={"cells": cells, "cars": seen})
+
+
+def test_monsterhighway_the_players_car_seen_on_a_new_space_is_moved_there(tmp_path):
+    """While the rules ask a player to move their car, their car (by their seat's colour) seen on
+    another space is the move; another player's car beside it is not (the demo's whole game: 24
+    car moves had to be entered by hand)."""
+    s, moves = session_until(tmp_path, "monsterhighway", "move_car")
+    cat = s.game.catalog
+    p = s.game.current_player()
+    mine = s.seats[p].colour
+    other = next(seat.colour for seat in s.seats if seat.colour != mine)
+    s.box.append(monster_picture(s))
+    assert s.baseline(s.capture(frames(), sleep=lambda t: None)).ok
+    wanted = moves[-1]
+
+    def index(name):
+        return (int(name[1:]) - 1) * cat.columns + ord(name[0]) - ord("A")
+
+    out = scan(s, monster_picture(s, [(other, index(moves[0]["to"])), (mine, index(wanted["to"]))]))
+    assert out.ok, out.message
+    assert out.recorded[0] == wanted
+    assert s.game.state.cars[p] == index(wanted["to"])
+
+
+def test_monsterhighway_a_car_moved_where_the_rules_do_not_let_it_go_gets_the_engine_reason(tmp_path):
+    s, moves = session_until(tmp_path, "monsterhighway", "move_car")
+    cat = s.game.catalog
+    p = s.game.current_player()
+    s.box.append(monster_picture(s))
+    assert s.baseline(s.capture(frames(), sleep=lambda t: None)).ok
+    allowed = {(int(m["to"][1:]) - 1) * cat.columns + ord(m["to"][0]) - ord("A") for m in moves}
+    far = next(i for i in range(cat.columns * cat.rows) if i not in allowed and i != s.game.state.cars[p])
+    before = list(s.game.actions)
+    out = scan(s, monster_picture(s, [(s.seats[p].colour, far)]))
+    assert not out.ok and "is not allowed" in out.message, out.message
+    assert s.game.actions == before
+
+
+def test_monsterhighway_a_tile_the_engine_holds_seen_again_is_no_new_play(tmp_path):
+    """A tile seen again as the Monster leaves its space (hidden in the accepted picture) is on
+    the board already: no play is read from it ("Cleo plays a Curve on C1 ... is not allowed",
+    reading the demo's whole game)."""
+    from companion.reconcile import Difference
+    from companion.reconcile.monsterhighway import candidates
+
+    s, _ = session_until(tmp_path, "monsterhighway", "place_tile")
+    tile = next(iter(s.game.state.board.values()))[0]
+    picture = monster_picture(s)
+    d = Difference(added=[SimpleNamespace(id=tile, center=(0.0, 0.0))])
+    assert not any(a.kind == "place_tile" and a.get("tile") == tile for a in candidates(s.game, d, picture, {}))
