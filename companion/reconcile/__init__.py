@@ -204,15 +204,19 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     # Monster Highway's tiles removed or destroyed), or that a piece the engine has there hides
     # (``out_of_sight``). A copy gone so, with another of the same card laid elsewhere, is no move:
     # the one laid is new.
-    hooks = [getattr(module, name) for name in ("taken_off", "out_of_sight") if hasattr(module, name)]
-    if hooks:
-        off = set().union(*(set(hook(game, d)) for hook in hooks))
-        for was, now in list(d.moved):
-            if was.id in off and _distance(was.center, now.center) > MOVE_TOLERANCE_MM:
-                d.moved.remove((was, now))
-                d.removed.append(was)
-                d.added.append(now)
-        explained |= off
+    off: set[str] = set(getattr(module, "taken_off", lambda g, d: ())(game, d))
+    off |= set(getattr(module, "out_of_sight", lambda g, d, o: ())(game, d, observation))
+    for was, now in list(d.moved):
+        if was.id in off and _distance(was.center, now.center) > MOVE_TOLERANCE_MM:
+            d.moved.remove((was, now))
+            d.removed.append(was)
+            d.added.append(now)
+    explained |= off
+    # Cards newly seen where the engine already has them (a tile the Monster or a car hid) are
+    # expected: no play is read from them.
+    for seen in getattr(module, "in_place", lambda g, d: [])(game, d):
+        d.added.remove(seen)
+        d.expected.append(seen)
     if module is not None and hasattr(module, "candidates"):
         reading.candidates = list(module.candidates(game, d, observation,
                                                     {"edges": list(edges), "colours": list(colours)}))

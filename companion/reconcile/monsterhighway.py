@@ -43,12 +43,35 @@ def taken_off(game: Any, diff: Difference) -> set[str]:
     return {tile for tile, space in _spaces_gone(game, diff) if board.get(space, (None,))[0] != tile}
 
 
-def out_of_sight(game: Any, diff: Difference) -> set[str]:
-    """Tiles gone from the picture on a space where the engine has the Monster or a car standing:
-    the piece hides the tile (a tile under the Monster was once "gone: put it back")."""
+def out_of_sight(game: Any, diff: Difference, observation: Any = None) -> set[str]:
+    """Tiles gone from the picture on a space where the engine has the Monster or a car standing,
+    or where the picture shows a piece or something it does not know: that hides the tile (a tile
+    under the Monster was once "gone: put it back"; a car just moved onto a tile hides it before the
+    move is recorded, and is not always told from the tile)."""
     s = game.state
     stands = {c for c in [s.monster, *s.cars] if c is not None}
+    cat = game.catalog
+    layout = getattr(observation, "layout", None) or {}
+    covers = [p["center_mm"] for p in layout.get("pieces", [])]
+    covers += [u.center_mm for u in getattr(observation, "unknowns", [])]
+    for x, y, *_ in covers:
+        col, row = int(x // cat.cell_mm), int(y // cat.cell_mm)
+        if 0 <= col < cat.columns and row >= 0:
+            stands.add(row * cat.columns + col)
     return {tile for tile, space in _spaces_gone(game, diff) if space in stands}
+
+
+def in_place(game: Any, diff: Difference) -> list[Any]:
+    """Tiles newly seen on a space the engine holds them on: seen again as the Monster or a car
+    left them (hidden in the accepted picture), or recorded from this picture a moment ago."""
+    cat = game.catalog
+    board = getattr(game.state, "board", {})
+    out = []
+    for seen in diff.added:
+        col, row = int(seen.center[0] // cat.cell_mm), int(seen.center[1] // cat.cell_mm)
+        if 0 <= col < cat.columns and row >= 0 and board.get(row * cat.columns + col, (None,))[0] == seen.id:
+            out.append(seen)
+    return out
 
 
 def space_name(col: int, row: int) -> str:
@@ -64,14 +87,8 @@ def candidates(game: Any, diff: Difference, observation: Any, context: dict[str,
     new_ids = {s.id for s in diff.added}
     legal = [a for a in game.legal_actions() if a.kind in ("place_tile", "dead_end")]
     out: list[Action] = []
-    board = getattr(game.state, "board", {})
-    columns = game.catalog.columns
     for cell in cells:
         if cell["id"] not in new_ids:
-            continue
-        if board.get(cell["cell"][1] * columns + cell["cell"][0], (None,))[0] == cell["id"]:
-            # the engine has it there already: recorded from this picture a moment ago (a turn's
-            # second play is read next), or seen again as the Monster or a car left it
             continue
         at = space_name(*cell["cell"])
         seen = int(round(float(cell["rotation"]) / 90.0) * 90) % 360
