@@ -5,7 +5,8 @@
 The demo's scripted game of each game whose plays lie on the table (companion/examples/<game>.json)
 is played through a real Session with the real recogniser: the plays a player makes on the table
 (builds and Landmark tiles, placed cards and cars, laid tiles) are drawn on the demo's rendered
-table (companion.session.demo.render_table, 2304x1296, wood, an ideal camera) and End turn reads
+table (companion.session.demo.render_table at DEMO_CAMERA_PX, 2304x1296 as the kiosk's camera
+delivers and the demo draws it; wood, an ideal camera) and End turn reads
 them; everything else is entered as by touch. It prints, per game, the turns whose plays were read
 and recorded exactly, those the players were asked to choose among (the right play offered), and
 those that failed, each failure with what the app said. After a failure the turn's plays are
@@ -28,7 +29,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SIZE = (2304, 1296)
 
 
 def camera(image: Any) -> Any:
@@ -46,7 +46,7 @@ def camera(image: Any) -> Any:
 
 def play(game: str, verbose: bool) -> dict[str, Any]:
     from companion.session import Session, vision_scanner
-    from companion.session.demo import DemoScript, render_table, table_kinds
+    from companion.session.demo import DEMO_CAMERA_PX, DemoScript, render_table, table_kinds
     from companion.store import Store
 
     script = DemoScript.for_game(game)
@@ -59,7 +59,7 @@ def play(game: str, verbose: bool) -> dict[str, Any]:
                         scanner=vision_scanner())
 
         def picture(g: Any) -> Any:
-            return camera(render_table(g.record().to_json(), SIZE))
+            return camera(render_table(g.record().to_json(), DEMO_CAMERA_PX))
 
         s.baseline(s.capture(picture(s.game), sleep=lambda t: None))
         t0 = time.perf_counter()

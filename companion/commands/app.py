@@ -77,7 +77,7 @@ def _render_demo_scenes(session: Any, source: Any, app: Any) -> None:
         return
 
     def work() -> None:
-        frames = demo_pictures(session.game.name, count=3, size=(1152, 648))
+        frames = demo_pictures(session.game.name, count=3)
         # One still scene at a time (a replay of changing pictures would never look still);
         # the next scene comes after each demo turn.
         scenes = iter(frames * 1000)

@@ -266,6 +266,11 @@ def highwaysbyways_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1
     return Scene(placements=placements, pack=pack, image_px=image_px, background="wood")
 
 
+#: The size of the demo's table pictures: the frame the kiosk's camera delivers (its configured
+#: default). At half that, a car on a Monster Highway tile hid the tile and was not told from it:
+#: the demo's car moves onto tiles failed ("road-curve ... is gone: put it back").
+DEMO_CAMERA_PX = (2304, 1296)
+
 #: Games whose scripted table the demo draws, and the action kinds a player makes on the table
 #: (those are laid on the rendered table for the camera to read; the rest are entered by touch).
 TABLE_SCENES: dict[str, tuple[Any, frozenset[str]]] = {
@@ -285,7 +290,7 @@ def table_kinds(game: str) -> frozenset[str]:
     return TABLE_SCENES[game][1] if game in TABLE_SCENES else frozenset()
 
 
-def render_table(record_json: dict[str, Any], size: tuple[int, int] = (1152, 648), seed: int = 7) -> Any:
+def render_table(record_json: dict[str, Any], size: tuple[int, int] = DEMO_CAMERA_PX, seed: int = 7) -> Any:
     """A picture of the table of the game in ``record_json`` (see :data:`TABLE_SCENES`), made in
     the caller's process: use :func:`render_table_isolated` from the app."""
     from vision.pack import proxy_pack
@@ -299,7 +304,7 @@ def render_table(record_json: dict[str, Any], size: tuple[int, int] = (1152, 648
     return image
 
 
-def render_table_isolated(record_json: dict[str, Any], size: tuple[int, int] = (1152, 648)) -> Any:
+def render_table_isolated(record_json: dict[str, Any], size: tuple[int, int] = DEMO_CAMERA_PX) -> Any:
     import multiprocessing
 
     with multiprocessing.get_context("spawn").Pool(1) as pool:
@@ -311,7 +316,7 @@ def scripted_table_games() -> tuple[str, ...]:
     return tuple(TABLE_SCENES)
 
 
-def demo_pictures(game: str, *, count: int = 3, size: tuple[int, int] = (1152, 648)) -> list[Any]:
+def demo_pictures(game: str, *, count: int = 3, size: tuple[int, int] = DEMO_CAMERA_PX) -> list[Any]:
     """What the demo camera shows when a game starts: for games whose scripted table is drawn,
     the empty table; otherwise rendered example positions (see :func:`demo_frames`)."""
     if game in scripted_table_games():
