@@ -46,7 +46,7 @@ def camera(image: Any) -> Any:
 
 def play(game: str, verbose: bool) -> dict[str, Any]:
     from companion.session import Session, vision_scanner
-    from companion.session.demo import DEMO_CAMERA_PX, DemoScript, render_table, table_kinds
+    from companion.session.demo import DEMO_CAMERA_PX, DemoScript, demo_table, render_table, table_kinds
     from companion.store import Store
 
     script = DemoScript.for_game(game)
@@ -56,7 +56,7 @@ def play(game: str, verbose: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         s = Session.new(Store(Path(tmp) / "db.sqlite3"), game, setup.get("players", ["Ana", "Ben"]),
                         seed=setup.get("seed"), options=setup.get("options"), app_draws_all=True,
-                        scanner=vision_scanner())
+                        scanner=vision_scanner(table=demo_table))
 
         def picture(g: Any) -> Any:
             return camera(render_table(g.record().to_json(), DEMO_CAMERA_PX))

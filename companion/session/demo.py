@@ -172,19 +172,41 @@ def _grid_shift(low: int, high: int, reach: int) -> float:
     return 0.0
 
 
-def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
-    """The Roundabout grid as the engine knows it, the centre card in the table's middle (the grid
-    shifted only when it would grow off the table), cards turned as the engine has them; a car on
-    each reserved spot, in its player's colour (the seat colours a game gets when none are
-    chosen)."""
+def _roundabout_cells(game: Any) -> list[tuple[int, int]]:
+    s = game.state
+    return list(s.layout) + list(getattr(s, "cars", {}) or {})
+
+
+def _scripted_span(game: Any) -> tuple[int, int, int, int] | None:
+    """The cells (min x, max x, min y, max y) the demo's scripted game of ``game`` ever covers,
+    when ``game`` is that script so far; None otherwise."""
+    rec = example_record(game.name)
+    if rec is None or list(rec.players) != list(game.players) or rec.seed != game.seed \
+            or list(rec.actions[:len(game.actions)]) != list(game.actions):
+        return None
+    whole = rec.replay()
+    cells = [c for g in (whole, game) for c in _roundabout_cells(g)]
+    return min(c[0] for c in cells), max(c[0] for c in cells), min(c[1] for c in cells), max(c[1] for c in cells)
+
+
+def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648),
+                     table_mm: tuple[float, float] | None = None) -> Any:
+    """The Roundabout grid as the engine knows it on the demo's table, cards turned as the engine
+    has them; a car on each reserved spot, in its player's colour (the seat colours a game gets
+    when none are chosen). The first card lies where the scripted game's whole grid will fit, as
+    players who know how far it grows would lay it; any other game starts in the table's middle
+    and its grid is shifted only when it would grow off the table."""
     from vision.synth import Piece, Placement, Scene
 
-    w, h = 1000.0, 700.0
+    w, h = table_mm or demo_table_mm(game.name)
     s = game.state
     side = float(pack.card_size_mm[0])
-    cells = list(s.layout) + list(getattr(s, "cars", {}) or {})
+    cells = _roundabout_cells(game)
     if not cells:
-        return Scene(placements=(), pack=pack, image_px=image_px, background="wood")
+        return Scene(placements=(), pack=pack, image_px=image_px, background="wood", table_mm=(w, h))
+    span = _scripted_span(game)
+    if span is not None:
+        cells = [*cells, (span[0], span[2]), (span[1], span[3])]
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     pitch = side + 0.5
     shift_x = _grid_shift(min(xs), max(xs), int((w / 2 - TABLE_MARGIN_MM) // pitch))
@@ -198,7 +220,7 @@ def roundabout_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152,
     pieces = [Piece("car", centre(cell), colours[player % len(colours)], 0.0)
               for cell, player in sorted((getattr(s, "cars", {}) or {}).items())]
     return Scene(placements=tuple(placements), pieces=tuple(pieces), pack=pack, image_px=image_px,
-                 background="wood")
+                 background="wood", table_mm=(w, h))
 
 
 def monster_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1152, 648)) -> Any:
@@ -270,6 +292,23 @@ def highwaysbyways_scene(game: Any, pack: Any, *, image_px: tuple[int, int] = (1
 #: default). At half that, a car on a Monster Highway tile hid the tile and was not told from it:
 #: the demo's car moves onto tiles failed ("road-curve ... is gone: put it back").
 DEMO_CAMERA_PX = (2304, 1296)
+
+#: The demo's play area (mm between the markers' centres) where a game needs more than the
+#: default 1000 x 700: Roundabout's scripted grid grows to 18 x 13 cards of 70 mm.
+DEMO_TABLES_MM: dict[str, tuple[float, float]] = {"roundabout": (1400.0, 1050.0)}
+
+
+def demo_table_mm(game: str) -> tuple[float, float]:
+    return DEMO_TABLES_MM.get(game, (1000.0, 700.0))
+
+
+def demo_table(game: str) -> Any:
+    """The vision TableSpec of the demo's table for ``game`` (what the demo's scanner is told)."""
+    from vision import TableSpec
+
+    w, h = demo_table_mm(game)
+    return TableSpec(width_mm=w, height_mm=h)
+
 
 #: Games whose scripted table the demo draws, and the action kinds a player makes on the table
 #: (those are laid on the rendered table for the camera to read; the rest are entered by touch).

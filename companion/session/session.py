@@ -96,7 +96,8 @@ def encode_jpeg(image: Any, width: int = 640, quality: int = 70) -> bytes:
 
 def vision_scanner(*, packs: dict[str, Any] | None = None, table: Any = None) -> Scanner:
     """``vision.scan`` with this kiosk's packs (game -> pack folder; the proxy pack otherwise) and
-    table, or :class:`VisionUnavailable`."""
+    table (a vision TableSpec, or a function of the game's name giving one: the demo's tables), or
+    :class:`VisionUnavailable`."""
     loaded: dict[str, Any] = {}
 
     def scan(image: Any, game_name: str) -> Any:
@@ -121,8 +122,9 @@ def vision_scanner(*, packs: dict[str, Any] | None = None, table: Any = None) ->
                 raise ScanError(f"the card pack for this game cannot be read: {exc}") from None
         pack = loaded[game_name]
         kwargs: dict[str, Any] = {"pack": pack}
-        if table is not None:
-            kwargs["table"] = table
+        spec = table(game_name) if callable(table) else table
+        if spec is not None:
+            kwargs["table"] = spec
         try:
             return func(image, game_name, **kwargs)
         except ValueError as exc:  # vision's errors are VisionError(ValueError)

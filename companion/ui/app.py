@@ -68,6 +68,12 @@ class CompanionApp(App):
         self.touch_keyboard = kiosk if touch_keyboard is None else touch_keyboard
         self.demo_game = demo_game
         self.notice = notice
+        if demo and scanner is None:
+            # the demo's tables are drawn to each game's size (Roundabout's grid needs a larger one)
+            from companion.session import vision_scanner
+            from companion.session.demo import demo_table
+
+            scanner = vision_scanner(table=demo_table)
         self.vm = TableModel(store, app_draws_all=demo, scanner=scanner, source=source, engines=engines)
         self.engines = engines or {}
         self.demo_script: Any = None

@@ -69,3 +69,30 @@ def test_each_car_is_drawn_in_its_seats_colour_and_read_so():
     assert r > g + 40 and b > g + 40  # purple, not the grey of an unknown colour
     with pytest.raises(SceneError, match="unknown car colour"):
         render_scene(Scene(placements=(), pieces=(Piece("car", (500.0, 350.0), "pink"),)), seed=1)
+
+
+@pytest.mark.skipif("roundabout" not in registry.available(), reason="no Roundabout engine")
+def test_the_scripted_game_fits_its_table_and_no_card_ever_moves():
+    """The demo's scripted Roundabout grid grows to 18 x 13 cards: on the 1000 x 700 table it slid
+    (every card "moved") and from turn 56 covered a marker. On the demo's Roundabout table, with
+    the first card laid where the whole grid will fit, every card keeps the place it was laid on,
+    inside the play area and off the markers' papers in its corners."""
+    from companion.session.demo import demo_table_mm, example_record
+    from vision.pack import proxy_pack
+
+    pack = proxy_pack("roundabout")
+    rec = example_record("roundabout")
+    w, h = demo_table_mm("roundabout")
+    half = pack.card_size_mm[0] / 2
+    paper = 40.0 * 1.7 / 2  # a marker's white paper (vision.synth), about each corner
+    game = rec.start()
+    laid: dict[tuple[int, int], tuple[float, float]] = {}
+    for action in rec.actions:
+        game.push(action)
+        for cell, p in zip(sorted(game.state.layout), roundabout_scene(game, pack).placements, strict=True):
+            x, y = p.center_mm
+            assert half <= x <= w - half and half <= y <= h - half, (cell, x, y)
+            for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
+                assert abs(x - cx) >= half + paper or abs(y - cy) >= half + paper, (cell, x, y)
+            assert laid.setdefault(cell, (x, y)) == (x, y), cell
+    assert len(laid) > 60

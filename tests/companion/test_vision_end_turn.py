@@ -63,10 +63,10 @@ def rendered_turn(tmp_path, game, players, seed, pick, **options):
     """A session played by the engine's chooser until ``pick(game, legal)`` names a play; the demo's
     rendered table before it is accepted, the one after it read at End turn. Returns the session,
     the play, the game after it and the outcome."""
-    from companion.session.demo import render_table
+    from companion.session.demo import demo_table, render_table
 
     s = Session.new(Store(tmp_path / "db.sqlite3"), game, players, seed=seed, app_draws_all=True,
-                    scanner=vision_scanner(), options=options or None)
+                    scanner=vision_scanner(table=demo_table), options=options or None)
     rng = random.Random(seed)
     choose = chooser_for(s.game)
     wanted = None
