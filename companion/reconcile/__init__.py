@@ -201,9 +201,9 @@ def reconcile(game: Any, before: Iterable[Any], observation: Any,
     reading = Reading(d)
     explained = set(explained_ids)
     # Cards the rules took off the table (H&B's Construction cards reshuffled into the deck,
-    # Monster Highway's tiles removed or destroyed), or that a piece the engine has there hides
-    # (``out_of_sight``). A copy gone so, with another of the same card laid elsewhere, is no move:
-    # the one laid is new.
+    # Monster Highway's tiles removed or destroyed), or that a piece the engine has there, or
+    # something the picture shows there, hides (``out_of_sight``). A copy gone so, with another of
+    # the same card laid elsewhere, is no move: the one laid is new.
     off: set[str] = set(getattr(module, "taken_off", lambda g, d: ())(game, d))
     off |= set(getattr(module, "out_of_sight", lambda g, d, o: ())(game, d, observation))
     for was, now in list(d.moved):
