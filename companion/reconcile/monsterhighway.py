@@ -23,16 +23,18 @@ from . import Difference, generic_candidates
 LAYS = frozenset({"place_tile"})
 
 
+def _space(game: Any, at: Any) -> int | None:
+    """The board space (index row * columns + column) a point in table mm lies on; None off it."""
+    cat = game.catalog
+    col, row = int(at[0] // cat.cell_mm), int(at[1] // cat.cell_mm)
+    return row * cat.columns + col if 0 <= col < cat.columns and row >= 0 else None
+
+
 def _spaces_gone(game: Any, diff: Difference) -> list[tuple[str, int]]:
     """Each tile gone from where it lay (removed, or paired with a copy elsewhere), with the board
-    space it lay on (index row * columns + column); tiles off the board are left out."""
-    cat = game.catalog
-    out = []
-    for seen in [*diff.removed, *(was for was, _ in diff.moved)]:
-        col, row = int(seen.center[0] // cat.cell_mm), int(seen.center[1] // cat.cell_mm)
-        if 0 <= col < cat.columns and row >= 0:
-            out.append((seen.id, row * cat.columns + col))
-    return out
+    space it lay on; tiles off the board are left out."""
+    gone = [(seen.id, _space(game, seen.center)) for seen in [*diff.removed, *(was for was, _ in diff.moved)]]
+    return [(tile, space) for tile, space in gone if space is not None]
 
 
 def taken_off(game: Any, diff: Difference) -> set[str]:
@@ -49,29 +51,18 @@ def out_of_sight(game: Any, diff: Difference, observation: Any = None) -> set[st
     under the Monster was once "gone: put it back"; a car just moved onto a tile hides it before the
     move is recorded, and is not always told from the tile)."""
     s = game.state
-    stands = {c for c in [s.monster, *s.cars] if c is not None}
-    cat = game.catalog
     layout = getattr(observation, "layout", None) or {}
     covers = [p["center_mm"] for p in layout.get("pieces", [])]
     covers += [u.center_mm for u in getattr(observation, "unknowns", [])]
-    for x, y, *_ in covers:
-        col, row = int(x // cat.cell_mm), int(y // cat.cell_mm)
-        if 0 <= col < cat.columns and row >= 0:
-            stands.add(row * cat.columns + col)
+    stands = {c for c in [s.monster, *s.cars] if c is not None} | {_space(game, at) for at in covers}
     return {tile for tile, space in _spaces_gone(game, diff) if space in stands}
 
 
 def in_place(game: Any, diff: Difference) -> list[Any]:
     """Tiles newly seen on a space the engine holds them on: seen again as the Monster or a car
     left them (hidden in the accepted picture), or recorded from this picture a moment ago."""
-    cat = game.catalog
     board = getattr(game.state, "board", {})
-    out = []
-    for seen in diff.added:
-        col, row = int(seen.center[0] // cat.cell_mm), int(seen.center[1] // cat.cell_mm)
-        if 0 <= col < cat.columns and row >= 0 and board.get(row * cat.columns + col, (None,))[0] == seen.id:
-            out.append(seen)
-    return out
+    return [seen for seen in diff.added if board.get(_space(game, seen.center), (None,))[0] == seen.id]
 
 
 def space_name(col: int, row: int) -> str:
