@@ -199,8 +199,13 @@ def score_board(obs: Any, truth: Any) -> dict[str, int]:
         return {}
     where = {(int(c["cell"][0]), int(c["cell"][1])): c["id"] for c in board}
     seen = (obs.layout or {}).get("cells", [])
+    # the Monster's space as the layout reads it: the scene's, another (wrong) or none
+    want, got = truth.layout.get("monster"), ((obs.layout or {}).get("monster") or {}).get("cell")
     return dict(board_tiles=len(seen),
-                board_misplaced=sum(where.get((c["cell"][0], c["cell"][1])) != c["id"] for c in seen))
+                board_misplaced=sum(where.get((c["cell"][0], c["cell"][1])) != c["id"] for c in seen),
+                monsters=int(want is not None), monster_right=int(want is not None and got is not None
+                                                                  and list(got) == list(want)),
+                monster_wrong=int(got is not None and (want is None or list(got) != list(want))))
 
 
 def score_routes(obs: Any, truth: Any) -> dict[str, int]:
@@ -227,7 +232,8 @@ def score_routes(obs: Any, truth: Any) -> dict[str, int]:
 LAYOUT_LINES = (
     ("row_cards", "row cards in another seat's row {row_wrong_place}/{row_cards}  rows out of order "
                   "{rows_out_of_order}/{rows}"),
-    ("board_tiles", "board tiles in a cell the scene has another tile in (or none) {board_misplaced}/{board_tiles}"),
+    ("board_tiles", "board tiles in a cell the scene has another tile in (or none) {board_misplaced}/{board_tiles}  "
+                    "the Monster's space read {monster_right}/{monsters}  a wrong space {monster_wrong}"),
     ("route_piles", "route piles topped by their top card {route_tops}/{route_piles}  by a card under the top "
                     "{route_not_top}"),
     ("grid_cards", "grid cards in the wrong cell {grid_misplaced}/{grid_cards}  reservations read "

@@ -2,7 +2,8 @@
 
 Recognised cards get a green outline with their id and an arrow to their top edge; cards the
 recogniser is unsure of are outlined in amber; unknown things are boxed in a warning red with a
-question mark, so nobody mistakes them for cards that count.
+question mark, so nobody mistakes them for cards that count (but for Monster Highway's Monster,
+boxed and named in purple where it hides a tile).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from vision.observation import Item, Observation
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
 UNKNOWN = (40, 40, 230)
+MONSTER = (150, 50, 140)
 INK = (255, 255, 255)
 
 
@@ -87,6 +89,8 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         _outline(img, cal, item, SURE, scale, taken)
     for item in observation.unsure:
         _outline(img, cal, item, UNSURE, scale, taken)
+    # Monster Highway's Monster, read where it hides a tile (that place is among the unknowns)
+    monster = (observation.layout or {}).get("monster")
     for u in observation.unknowns:
         w, h = u.size_mm
         cx, cy = u.center_mm
@@ -94,8 +98,11 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         ex, ey = np.array([np.cos(a), np.sin(a)]) * w / 2, np.array([-np.sin(a), np.cos(a)]) * h / 2
         c = np.array([cx, cy])
         box = cal.to_image(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
-        cv2.polylines(img, [box.round().astype(np.int32)], True, UNKNOWN, max(2, round(scale * 4)), cv2.LINE_AA)
-        _label(img, "?", cal.to_image(np.array([[cx, cy]]))[0], UNKNOWN, scale * 1.5)
+        is_monster = monster is not None and np.hypot(cx - monster["center_mm"][0], cy - monster["center_mm"][1]) < 1
+        colour = MONSTER if is_monster else UNKNOWN
+        cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
+        _label(img, "Monster" if is_monster else "?", cal.to_image(np.array([[cx, cy]]))[0], colour,
+               scale * (0.8 if is_monster else 1.5))
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]
         cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)

@@ -46,6 +46,8 @@ CLIPPED_SHARE = 0.2
 CLIPPED_COUNTED = 0.88
 # a piece found on a tile this near one found on the cloth is the same piece (mm)
 SAME_PIECE_MM = 10.0
+# the Monster found hiding its tile (vision.layout) is coloured by the middle of its place this wide
+MONSTER_COLOUR_MM = 20.0
 # an unsure reading whose place counted cards cover this much is those cards (see _covered_by_cards)
 COVERED_SHARE = 0.6
 # Cards laid edge to edge: each sure card's neighbours are looked for this far (mm) beyond its
@@ -805,7 +807,18 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                "center_mm": [round(p["center_mm"][0], 1), round(p["center_mm"][1], 1)],
                "size_mm": [round(p["size_mm"][0], 1), round(p["size_mm"][1], 1)], "area_mm2": round(p["area_mm2"])}
               for p in found]
-    obs.layout = layout.build(game, obs.items, pieces, table, catalog)
+    obs.layout = layout.build(game, obs.items, pieces, table, catalog, obs.unknowns, obs.unsure)
+    monster = obs.layout.get("monster")
+    if monster is not None:
+        # the Monster read from the tile it hides (see layout.MONSTER_ON_GRID_MM) stands there too:
+        # coloured by the middle of that place as seen from above, sized as the place
+        ppm = det.px_per_mm
+        x, y = (round(v * ppm) for v in monster["center_mm"])
+        r = max(1, round(MONSTER_COLOUR_MM * ppm / 2))
+        patch = det.rectified[max(0, y - r):y + r, max(0, x - r):x + r].reshape(-1, 3)
+        side = layout.MONSTER_CELL_MM
+        pieces.append({"colour": layout.colour_name(patch.mean(axis=0).round().astype(int)) if len(patch) else "",
+                       "center_mm": monster["center_mm"], "size_mm": [side, side], "area_mm2": round(side * side)})
     obs.layout["pieces"] = pieces
     if obs.layout.get("cars_unread"):
         obs.warnings.append(f"{obs.layout['cars_unread']} spots on the table look like playing pieces (a patterned "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vision import layout
-from vision.observation import Item, TableSpec
+from vision.observation import Item, TableSpec, Unknown
 
 
 def card(cid, x, y, rotation=0.0, size=(63.0, 88.0), kind="highway card"):
@@ -111,18 +111,53 @@ def test_roundabout_grid_at_an_angle():
     assert out["grid_angle"] == pytest.approx(10, abs=0.5)
 
 
+def _nothing(x, y, size=(50.0, 50.0), reason=layout.NOT_IN_PACK):
+    return Unknown((x, y), size, reason)
+
+
 def test_monster_highway_cells_monster_and_cars():
+    """The Monster hides the tile it stands on, which the scan reads as no card: a tile-sized
+    unknown on the board's grid beside a tile is its place. A piece its size is no car."""
     tile = dict(size=(50.0, 50.0), kind="road tile")
     items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile),
              card("monster-03", 600, 600)]
     pieces = [{"colour": "purple", "center_mm": [126, 77], "size_mm": [44, 43], "area_mm2": 1800},
               {"colour": "yellow", "center_mm": [176, 70], "size_mm": [22, 11], "area_mm2": 240}]
-    out = layout.monsterhighway(items, pieces, TableSpec())
+    out = layout.monsterhighway(items, pieces, TableSpec(), [_nothing(227.0, 74.0)])
     assert out["cells"] == [{"cell": [2, 1], "id": "road-straight", "rotation": 90},
                             {"cell": [3, 1], "id": "road-curve", "rotation": 180}]
-    assert out["monster"]["cell"] == [2, 1]
+    assert out["monster"] == {"cell": [4, 1], "center_mm": [227.0, 74.0]}
     assert out["cars"] == [{"colour": "yellow", "cell": [3, 1], "center_mm": [176, 70]}]
     assert out["monster_cards"][0]["id"] == "monster-03"
+    # without a place hidden on the board, no Monster: the big piece is not taken for it
+    assert layout.monsterhighway(items, pieces, TableSpec())["monster"] is None
+
+
+@pytest.mark.parametrize("nothing", [
+    [_nothing(327.0, 74.0)],  # no tile beside it: not on the board
+    [_nothing(232.0, 90.0)],  # 18 mm off the grid's cell
+    [_nothing(227.0, 74.0, (63.0, 88.0))],  # not tile-sized
+    [_nothing(227.0, 74.0, reason="not card-shaped")],  # not a place read as no card
+    # an arm over the board: places side by side reaching off it
+    [_nothing(227.0, 74.0), _nothing(227.0, 124.0), _nothing(277.0, 124.0)],
+    [_nothing(227.0, 74.0), _nothing(277.0, 74.0)],
+])
+def test_no_monster_where_the_hidden_place_is_no_board_place_or_part_of_an_arm(nothing):
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
+    assert layout.monsterhighway(items, [], TableSpec(), nothing)["monster"] is None
+
+
+def test_the_monster_beside_a_place_it_spills_onto_is_read_on_the_tile_nearer_the_board():
+    """Its top, seen off its foot, may hide a neighbour too: of two places side by side, both beside
+    tiles, the one with more tiles beside it is taken. A place read unsure is a tile, not it."""
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card(f"road-{k}", 125 + 50 * (k % 3), 75 + 50 * (k // 3), **tile) for k in range(7) if k != 4]
+    # (4: cell [3, 2] hidden, with tiles on three sides; [3, 3] below it has one, [2, 3])
+    out = layout.monsterhighway(items, [], TableSpec(), [_nothing(175.0, 125.0), _nothing(175.0, 175.0)])
+    assert out["monster"]["cell"] == [3, 2]
+    unsure = [card("road-9", 175, 125, **tile)]
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(175.0, 125.0)], unsure)["monster"] is None
 
 
 def test_highwayman_routes_left_to_right_with_route_names():

@@ -30,3 +30,19 @@ def test_labels_at_one_place_are_drawn_apart_and_none_is_lost():
     # each label is drawn where its box says (its colour fills the box's corner)
     for x0, y0, _, _ in taken:
         assert tuple(img[y0 + 1, x0 + 1]) == SURE
+
+
+def test_the_monster_hiding_a_tile_is_named_not_asked_about():
+    """Monster Highway's Monster is read where it hides a tile, a place that stays among the
+    unknowns: it is boxed and named in its own colour, any other unknown place keeps the red box."""
+    from vision.calibration import Calibration
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import Observation, TableSpec, Unknown
+    from vision.overlay import MONSTER, UNKNOWN, draw_overlay
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
+    obs = Observation("monsterhighway", unknowns=[Unknown((500.0, 300.0), (50.0, 50.0), NOT_IN_PACK),
+                                                  Unknown((700.0, 300.0), (50.0, 50.0), NOT_IN_PACK)],
+                      layout={"monster": {"cell": [10, 6], "center_mm": [500.0, 300.0]}})
+    img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
+    assert tuple(img[300, 475]) == MONSTER and tuple(img[300, 675]) == UNKNOWN
