@@ -668,14 +668,20 @@ def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
     return _prep(crop), crop_to_mm[:2]
 
 
-def normalised(img: np.ndarray) -> np.ndarray:
+def normalised(img: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
     """Lightness standardised (exposure, contrast); colour only white-balanced (its median, the
-    card stock, set to neutral) so that a blue band and a purple band stay different."""
+    card stock, set to neutral) so that a blue band and a purple band stay different. With `seen`
+    (a boolean mask of the image), from the statistics of those pixels only."""
     out = np.empty_like(img)
     light = img[:, :, 0]
-    out[:, :, 0] = (light - light.mean()) / (light.std() + 1e-3)
+    if seen is None:
+        out[:, :, 0] = (light - light.mean()) / (light.std() + 1e-3)
+        for c in (1, 2):
+            out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c])) / 12.0
+        return out
+    out[:, :, 0] = (light - light[seen].mean()) / (light[seen].std() + 1e-3)
     for c in (1, 2):
-        out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c])) / 12.0
+        out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c][seen])) / 12.0
     return out
 
 
@@ -693,14 +699,19 @@ def _twins(fine: np.ndarray, ids: list[str], limit: float = 0.8, most: int = 6) 
     return out
 
 
-def where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np.ndarray) -> float:
+def where_they_differ(crop: np.ndarray, loc: Sequence[int], a: np.ndarray, b: np.ndarray,
+                      seen: np.ndarray | None = None) -> float:
     """How much worse design a explains the crop than design b does, over the pixels where the
-    two designs differ: < 1 favours a, > 1 favours b."""
+    two designs differ: < 1 favours a, > 1 favours b. With `seen` (a boolean mask of the face),
+    over those pixels only, each picture standardised by them alone (a piece standing on the card
+    left out, which is neither design)."""
     h, w = a.shape[:2]
-    win = normalised(crop[loc[1]:loc[1] + h, loc[0]:loc[0] + w])
-    an, bn = normalised(a), normalised(b)
+    win = normalised(crop[loc[1]:loc[1] + h, loc[0]:loc[0] + w], seen)
+    an, bn = normalised(a, seen), normalised(b, seen)
     d = np.abs(an - bn).sum(axis=2)
     mask = d > max(0.5 * float(d.max()), 1.0)
+    if seen is not None:
+        mask &= seen
     if np.count_nonzero(mask) < 6:
         return 1.0
     ea = float(((win - an) ** 2).sum(axis=2)[mask].mean())

@@ -742,16 +742,21 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # with the Monster or a car standing out of it, not an arm cut into cells
         held = weak and not doubtful and sure >= WEAK_HELD_SHARE * len(found) \
             and sum(m.status == "sure" and m.score >= WEAK_SURE for _, m in found) >= WEAK_HELD_CLEAR
-        if pieces_stand and (held or not weak):
+        if pieces_stand:
             # a car or the Monster standing on a tile of the region's own grid: read it again
-            # without the piece (not any leftover cell: an arm beside a board once read so)
+            # without the piece (not any leftover cell: an arm beside a board once read so; nor in
+            # a region an arm or a hand is joined to, unless held)
             # (a reading of no card is taken where its cell lies: its centre followed the wrong face)
             # A place beside a clear card, grown from it or of another split, is read so too when
             # its whole face named a card (then the reading past the piece must name the same one):
-            # tiles under cars on a board whose places were found from its sure tiles
+            # tiles under cars on a board whose places were found from its sure tiles, and on a
+            # board a hand reaches into
             clear = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
-            past = {id(c) for c, m in found if (m.status != "sure" or m.score < COUNTED) and (
-                id(c) in gridded or (m.id is not None and any(_beside(c, o) for o in clear)))}
+            # (a sure reading that would be listed unsure, as below, too: a car on a road tile
+            # keeps its whole face at 0.70-0.75, which counts only in a clean grid)
+            listed_below = WEAK_SURE if (doubtful or weak) else COUNTED
+            past = {id(c) for c, m in found if (m.status != "sure" or m.score < listed_below) and (
+                (id(c) in gridded and (held or not weak)) or (m.id is not None and any(_beside(c, o) for o in clear)))}
             found = [(cand, (read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
                                                m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
                              or m) if id(cand) in past else m)
