@@ -253,9 +253,11 @@ def _crossroads(rng):
 
 
 def test_turns_the_game_cannot_tell_apart_do_not_compete():
-    """A crossroads whose label is under a car: which way round it lies cannot be seen, and its
-    game does not care (the catalog's turns: 4). Read so, it is sure; read as a tile whose every
-    turn matters, it is not."""
+    """A crossroads whose label is under a car, and its game does not care which way round it
+    lies (the catalog's turns: 4): read so, it is sure. Read as a tile whose every turn matters,
+    it is read at its own turn only because the label is seen nowhere another turn would put it
+    (compared without the car's pixels); with a second piece over where the half-turned tile's
+    label would be, which of the two it is cannot be seen, and it is listed unsure."""
     rng = np.random.default_rng(1)
     face, other = _crossroads(rng), random_face(rng, SQUARE)
     table = TableSpec()
@@ -268,6 +270,10 @@ def test_turns_the_game_cannot_tell_apart_do_not_compete():
     assert [(i.id, i.symmetry) for i in obs.items] == [("cross", 4)] and obs.unsure == []
     assert obs.items[0].rotation < 90  # (the same reading whichever quarter)
     every_turn = CardIndex.learn([Reference("cross", SQUARE, face), Reference("other", SQUARE, other)])
+    obs = scan(frame, "monsterhighway", index=every_turn)
+    assert [(i.id, i.rotation) for i in obs.items] == [("cross", 90.0)] and obs.unsure == []
+    paste(pic, np.full((50, 80, 3), (200, 60, 40), np.uint8), (516, 370), 0, (18, 10), table)  # a second piece
+    frame, _ = view(table, pic)
     obs = scan(frame, "monsterhighway", index=every_turn)
     assert obs.items == [] and [u.id for u in obs.unsure] == ["cross"]
 
