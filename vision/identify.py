@@ -674,14 +674,10 @@ def normalised(img: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
     (a boolean mask of the image), from the statistics of those pixels only."""
     out = np.empty_like(img)
     light = img[:, :, 0]
-    if seen is None:
-        out[:, :, 0] = (light - light.mean()) / (light.std() + 1e-3)
-        for c in (1, 2):
-            out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c])) / 12.0
-        return out
-    out[:, :, 0] = (light - light[seen].mean()) / (light[seen].std() + 1e-3)
+    ref = img if seen is None else img[seen][:, None, :]  # the pixels the statistics come from
+    out[:, :, 0] = (light - ref[:, :, 0].mean()) / (ref[:, :, 0].std() + 1e-3)
     for c in (1, 2):
-        out[:, :, c] = (img[:, :, c] - np.median(img[:, :, c][seen])) / 12.0
+        out[:, :, c] = (img[:, :, c] - np.median(ref[:, :, c])) / 12.0
     return out
 
 

@@ -61,9 +61,7 @@ def _trimmed_scores(win: np.ndarray, faces: np.ndarray, trim: float) -> tuple[np
     ta = np.einsum("enc,nc->en", t, a)
     gain = ta.sum(axis=1) / np.maximum(tt.sum(axis=1), 1e-9)  # (E,)
     misfit = (a * a).sum(axis=1)[None] - 2 * gain[:, None] * ta + (gain * gain)[:, None] * tt  # (E, n)
-    drop = max(1, round(trim * n))
-    cut = np.partition(misfit, n - drop, axis=1)[:, n - drop][:, None]
-    keep = (misfit < cut).astype(np.float32)  # (E, n)
+    keep = _kept(misfit, trim).astype(np.float32)  # (E, n)
     k = np.maximum(keep.sum(axis=1), 1.0)[:, None]
     sa = keep @ a  # (E, 3) sums over the kept pixels
     st = np.einsum("en,enc->ec", keep, t)
@@ -165,13 +163,18 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
     return Match("sure", cid, float(rotation), score, score - rival, centre, sym, match.runner_up)
 
 
-def _seen(misfit: np.ndarray, trim: float = TRIM) -> np.ndarray:
-    """The pixels of a face not left out as a piece's: all but the `trim` it explains worst."""
-    n = misfit.size
+def _kept(misfit: np.ndarray, trim: float) -> np.ndarray:
+    """For each row of `misfit` (E, n), the pixels kept: all but the `trim` explained worst."""
+    n = misfit.shape[1]
     drop = max(1, round(trim * n))
-    cut = np.partition(misfit.ravel(), n - drop)[n - drop]
-    seen: np.ndarray = misfit < cut
-    return seen
+    cut = np.partition(misfit, n - drop, axis=1)[:, n - drop][:, None]
+    kept: np.ndarray = misfit < cut
+    return kept
+
+
+def _seen(misfit: np.ndarray, trim: float = TRIM) -> np.ndarray:
+    """The pixels of a face (h, w) not left out as a piece's: all but the `trim` it explains worst."""
+    return _kept(misfit.reshape(1, -1), trim).reshape(misfit.shape)
 
 
 def _same_turn(a: float, b: float, period: float) -> bool:
