@@ -19,14 +19,22 @@ from vision.observation import Item, TableSpec, Unknown
 # Monster Highway stand-in: the board grid is 50 mm cells from the play area's origin.
 MONSTER_CELL_MM = 50.0
 MONSTER_MIN_MM = 30.0  # a standing piece this wide is no car (cars are 22 x 11 mm on the bench)
-# The Monster standing on a road tile hides most of it, so the scan reads that board place as no
-# card of the pack (an unknown the tile's size); a tile-sized unknown lying on the board's grid
-# (its centre this close to a cell's) beside a tile is the Monster's place. An unknown place that
-# is one of more than MONSTER_CLUSTER things side by side, or beside one that no tile is beside,
-# is a hand or an arm reaching over the board (bench seeds 1-3: 267 of 308 boards read right, 15
-# wrong, against 1 right and 51 wrong by the largest piece; docs/benchmarks.md, third pieces pass)
+# The Monster hides most of the board place it stands on, so the scan reads that place as no card
+# of the pack (an unknown the cell's size), on a road tile or on an empty space alike. A tile-sized
+# unknown lying on the board's grid (its centre this close to a cell's) beside a tile is the
+# Monster's place. An unknown place that is one of more than MONSTER_CLUSTER things side by side,
+# or beside one that no tile is beside, is a hand or an arm reaching over the board (bench seeds
+# 1-3: 267 of 308 boards read right, 15 wrong, against 1 right and 51 wrong by the largest piece;
+# docs/benchmarks.md, third pieces pass).
 MONSTER_ON_GRID_MM = 12.0
 MONSTER_CLUSTER = 2
+# The rulebook moves the Monster to any space of the board, so it may stand with no tile beside
+# it. Where no place beside the road is found, a place on the grid with nothing else unknown within
+# this of it is the Monster's (its eight neighbours' middles lie 50 to 71 mm away; a hand's parts
+# lie closer), if it is the only place of the Monster's size on the grid: where a hand or a
+# patterned cloth leaves others, the Monster may be under them (docs/benchmarks.md, fourth pieces
+# pass).
+MONSTER_ALONE_MM = 75.0
 NOT_IN_PACK = "not a card of this pack"  # vision.scan's reason for a place read as no card
 # The games whose playing pieces stand on or against the cards and tiles the camera reads (the
 # rulebooks: Roundabout's cars take free spots in its grid of cards, Monster Highway's cars and
@@ -284,11 +292,27 @@ def _beside(cell: tuple[int, int], tiles: set[tuple[int, int]]) -> int:
     return sum((cell[0] + dx, cell[1] + dy) in tiles for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
 
-def _monster_on_a_tile(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
-                       unknowns: Sequence[Unknown]) -> Unknown | None:
-    """The unknown place where the Monster stands on a tile (see MONSTER_ON_GRID_MM), or None.
-    `tiles`: the board cells holding a counted tile; `held`: those holding any reading."""
+def _monster_sized(u: Unknown, held: set[tuple[int, int]]) -> float | None:
+    """How far a place read as no card lies from the middle of its board cell, if it could be the
+    Monster's: the cell's size, on the grid, in a cell no reading holds; else None."""
     side = MONSTER_CELL_MM
+    cell = _board_cell(u.center_mm)
+    off = float(np.hypot(u.center_mm[0] - (cell[0] + 0.5) * side, u.center_mm[1] - (cell[1] + 0.5) * side))
+    if (u.reason != NOT_IN_PACK or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
+            or abs(max(u.size_mm) - side) > 0.1 * side or off > MONSTER_ON_GRID_MM or cell in held):
+        return None
+    return off
+
+
+def _gap(a: Unknown, b: Unknown) -> float:
+    return float(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1]))
+
+
+def _monster_place(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
+                   unknowns: Sequence[Unknown]) -> Unknown | None:
+    """The unknown place where the Monster stands, or None: beside the road (see
+    MONSTER_ON_GRID_MM), else the one lone place on the grid (see MONSTER_ALONE_MM).
+    `tiles`: the board cells holding a counted tile; `held`: those holding any reading."""
     # things side by side: an arm over the board is a chain of unknowns reaching off it
     n = len(unknowns)
     group = list(range(n))
@@ -301,31 +325,34 @@ def _monster_on_a_tile(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
     for a in range(n):
         for b in range(a + 1, n):
             ua, ub = unknowns[a], unknowns[b]
-            if np.hypot(ua.center_mm[0] - ub.center_mm[0], ua.center_mm[1] - ub.center_mm[1]) \
-                    < (max(ua.size_mm) + max(ub.size_mm)) / 2 + 10.0:
+            if _gap(ua, ub) < (max(ua.size_mm) + max(ub.size_mm)) / 2 + 10.0:
                 group[root(a)] = root(b)
-    places = []
+    places, lone, sized = [], [], 0
     for k, u in enumerate(unknowns):
+        off = _monster_sized(u, held)
+        if off is None:
+            continue
+        sized += 1
         cell = _board_cell(u.center_mm)
-        middle = ((cell[0] + 0.5) * side, (cell[1] + 0.5) * side)
-        off = float(np.hypot(u.center_mm[0] - middle[0], u.center_mm[1] - middle[1]))
-        if (u.reason != NOT_IN_PACK or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
-                or abs(max(u.size_mm) - side) > 0.1 * side or off > MONSTER_ON_GRID_MM
-                or cell in held or not _beside(cell, tiles)):
+        if not _beside(cell, tiles):
+            if all(_gap(u, o) >= MONSTER_ALONE_MM for j, o in enumerate(unknowns) if j != k):
+                lone.append(u)
             continue
         together = [o for j, o in enumerate(unknowns) if root(j) == root(k)]
         if len(together) > MONSTER_CLUSTER or any(not _beside(_board_cell(o.center_mm), tiles) for o in together):
             continue
         places.append((_beside(cell, tiles), -off, k))
-    return unknowns[max(places)[2]] if places else None
+    if places:
+        return unknowns[max(places)[2]]
+    return lone[0] if len(lone) == 1 and sized == 1 else None
 
 
 def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec,
                    unknowns: Sequence[Unknown] = (), unsure: Sequence[Item] = ()) -> dict[str, Any]:
     """Board cells (50 mm grid from the play area's origin, stand-in) with tile and rotation, the
-    monster piece and the cars by colour. The Monster is the thing standing on a tile that hides it
-    (see MONSTER_ON_GRID_MM: `unknowns` and the `unsure` readings of the scan); one on an empty
-    space is not read (a piece its size is listed among the pieces, not as the Monster)."""
+    monster piece and the cars by colour. The Monster is the thing that hides the board place it
+    stands on (see MONSTER_ON_GRID_MM and MONSTER_ALONE_MM: `unknowns` and the `unsure` readings of
+    the scan); a piece its size is listed among the pieces, not as the Monster."""
 
     def cell_of(c: Sequence[float]) -> list[int]:
         return list(_board_cell(c))
@@ -336,9 +363,9 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
              for it in items if it.size_mm[0] != it.size_mm[1]]
     tiles = {_board_cell(it.center_mm) for it in items if it.size_mm[0] == it.size_mm[1]}
     held = tiles | {_board_cell(it.center_mm) for it in unsure if it.size_mm[0] == it.size_mm[1]}
-    on_tile = _monster_on_a_tile(tiles, held, unknowns)
-    monster = None if on_tile is None else {
-        "cell": cell_of(on_tile.center_mm), "center_mm": [round(on_tile.center_mm[0], 1), round(on_tile.center_mm[1], 1)]}
+    place = _monster_place(tiles, held, unknowns)
+    monster = None if place is None else {
+        "cell": cell_of(place.center_mm), "center_mm": [round(place.center_mm[0], 1), round(place.center_mm[1], 1)]}
     # a piece the Monster's size is no car; nor is it taken for the Monster (the largest such
     # piece beside the board was the layout's Monster before: right on 1 of 308 bench boards,
     # wrong on 51, and still 8 wrong, none right, where no tile-sized unknown was found)

@@ -821,7 +821,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     obs.layout = layout.build(game, obs.items, pieces, table, catalog, obs.unknowns, obs.unsure)
     monster = obs.layout.get("monster")
     if monster is not None:
-        # the Monster read from the tile it hides (see layout.MONSTER_ON_GRID_MM) stands there too:
+        # the Monster read from the place it hides (see layout.MONSTER_ON_GRID_MM) stands there too:
         # coloured by the middle of that place as seen from above, sized as the place
         ppm = det.px_per_mm
         x, y = (round(v * ppm) for v in monster["center_mm"])

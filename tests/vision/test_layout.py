@@ -134,7 +134,11 @@ def test_monster_highway_cells_monster_and_cars():
 
 
 @pytest.mark.parametrize("nothing", [
-    [_nothing(327.0, 74.0)],  # no tile beside it: not on the board
+    # no tile beside it, and not alone: two such places, or one with a hand's part 66 mm off
+    [_nothing(327.0, 74.0), _nothing(527.0, 374.0)],
+    [_nothing(327.0, 74.0), _nothing(330.0, 140.0, (40.0, 90.0), "not card-shaped")],
+    # nor the only place its size on the grid: an arm's places far off may hide the Monster
+    [_nothing(527.0, 374.0), _nothing(825.0, 625.0), _nothing(825.0, 675.0), _nothing(875.0, 675.0)],
     [_nothing(232.0, 90.0)],  # 18 mm off the grid's cell
     [_nothing(227.0, 74.0, (63.0, 88.0))],  # not tile-sized
     [_nothing(227.0, 74.0, reason="not card-shaped")],  # not a place read as no card
@@ -146,6 +150,19 @@ def test_no_monster_where_the_hidden_place_is_no_board_place_or_part_of_an_arm(n
     tile = dict(size=(50.0, 50.0), kind="road tile")
     items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
     assert layout.monsterhighway(items, [], TableSpec(), nothing)["monster"] is None
+
+
+def test_the_monster_on_an_empty_space_away_from_the_road_is_the_one_lone_place_on_the_grid():
+    """The rulebook moves the Monster to any space of the board: with no tile beside it, a place
+    read as no card on the grid with nothing else unknown within 75 mm, the only place its size on
+    the grid, is its place; a place beside the road is taken before it."""
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
+    far = _nothing(527.0, 374.0)
+    hand = _nothing(700.0, 600.0, (95.0, 190.0), "not card-shaped")  # further than 75 mm: no matter
+    assert layout.monsterhighway(items, [], TableSpec(), [far, hand])["monster"] == {"cell": [10, 7], "center_mm": [527.0, 374.0]}
+    assert layout.monsterhighway(items, [], TableSpec(), [far, _nothing(227.0, 74.0)])["monster"]["cell"] == [4, 1]
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(532.0, 390.0)])["monster"] is None  # off the grid
 
 
 def test_the_monster_beside_a_place_it_spills_onto_is_read_on_the_tile_nearer_the_board():

@@ -145,12 +145,12 @@ def test_cars_standing_on_recognised_tiles_are_found_with_their_colour():
         assert hit["cell"] == [int(car.center_mm[0] // 50), int(car.center_mm[1] // 50)]
 
 
-@pytest.mark.parametrize("at", [(475.0, 375.0), (575.0, 375.0)])
-def test_the_monster_is_read_on_the_tile_it_hides(at):
-    """The Monster covers most of its tile, which is then read as no card of the pack (the bench
+@pytest.mark.parametrize("at", [(475.0, 375.0), (575.0, 375.0), (625.0, 375.0), (775.0, 175.0)])
+def test_the_monster_is_read_on_the_place_it_hides(at):
+    """The Monster covers most of its place, which is then read as no card of the pack (the bench
     found it on 3 of 308 boards, each time by a car or a blob near it): that place, on the board's
-    grid beside tiles, is the Monster's. It is listed among the pieces standing and is no car; the
-    car beside it is read as before."""
+    grid beside tiles, or alone on the grid away from the road, is the Monster's. It is listed among
+    the pieces standing and is no car; the car beside it is read as before."""
     from vision import scan
     from vision.synth import Piece
 

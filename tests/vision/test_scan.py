@@ -179,13 +179,21 @@ def test_a_scan_does_not_depend_on_what_ran_before():
     assert seen[0] == seen[1] == seen[2]
 
 
-def bench_scene(game, i, photo=False, seed=1):
-    """Scene i of `bench/vision.py --seed SEED` (the same rng, pack and render seed as the bench)."""
+def bench_scene(game, i, photo=False, seed=1, monster=None):
+    """Scene i of `bench/vision.py --seed SEED` (the same rng, pack and render seed as the bench).
+    `monster`: a Monster Highway board cell to stand the Monster on instead (the bench's boards
+    before its fourth pieces pass put it on a road tile every time; all else is as they were)."""
+    from dataclasses import replace
+
     from vision.synth import photo_like_pack
 
     pack = photo_like_pack(game, seed) if photo else proxy_pack(game)
     rng = np.random.default_rng([seed, i])
     scene = random_scene(game, pack, rng, float(rng.uniform(0, 1)))
+    if monster is not None:
+        at = ((monster[0] + 0.5) * 50.0, (monster[1] + 0.5) * 50.0)
+        scene = replace(scene, pieces=tuple(replace(p, center_mm=at) if p.kind == "monster" else p for p in scene.pieces),
+                        layout={**scene.layout, "monster": list(monster)})
     frame, truth = render_scene(scene, seed=seed * 100_000 + i)
     return pack, frame, truth
 
@@ -299,12 +307,13 @@ def test_tiles_with_a_car_or_the_monster_on_them_are_read_past_the_piece(i):
     check_against_truth(obs, truth, recall=0.9)
 
 
-@pytest.mark.parametrize("i,card", [(2, "road-curve"), (9, "road-curve")])
-def test_a_tile_whose_road_a_car_stands_on_is_read_when_far_ahead(i, card):
-    """A car on a curve's road (bench seed 1, scenes 2 and 9): left out, the tile still matched
-    only 0.81-0.86 and the car and its shadow split into blobs (0.69-0.82 together), so it was
-    listed as unsure; but no other tile or turn came within 0.36 of it, and it now counts."""
-    pack, frame, truth = bench_scene("monsterhighway", i, seed=1)
+@pytest.mark.parametrize("i,card,monster", [(2, "road-curve", None), (9, "road-curve", (8, 8))])
+def test_a_tile_whose_road_a_car_stands_on_is_read_when_far_ahead(i, card, monster):
+    """A car on a curve's road (bench seed 1, scenes 2 and 9, the Monster where the bench then put
+    it): left out, the tile still matched only 0.81-0.86 and the car and its shadow split into blobs
+    (0.69-0.82 together), so it was listed as unsure; but no other tile or turn came within 0.36 of
+    it, and it now counts."""
+    pack, frame, truth = bench_scene("monsterhighway", i, seed=1, monster=monster)
     obs = scan(frame, "monsterhighway", pack=pack)
     t = next(t for t in truth.items if t.id == card and 0.05 < t.occluded <= 0.25)
     assert any(it.id == card and near(it.center_mm, t.center_mm, 10) for it in obs.items), obs.unsure
@@ -738,11 +747,12 @@ def test_a_board_with_pieces_standing_out_of_it_counts_its_tiles_beside_clear_on
 
 
 def test_tiles_under_cars_found_from_their_neighbours_are_read_past_the_cars():
-    """A Monster Highway board on grey felt (bench seed 8, scene 13) whose places under two cars
-    were found from the sure tiles beside them, not from the region's own grid: they were never
-    read past the car (road-straight 0.52, road-curve 0.65, both listed for the players). A place
-    beside a clear tile whose whole face named a card is read past the piece too."""
-    pack, frame, truth = bench_scene("monsterhighway", 13, seed=8)
+    """A Monster Highway board on grey felt (bench seed 8, scene 13, the Monster where the bench
+    then put it) whose places under two cars were found from the sure tiles beside them, not from
+    the region's own grid: they were never read past the car (road-straight 0.52, road-curve 0.65,
+    both listed for the players). A place beside a clear tile whose whole face named a card is
+    read past the piece too."""
+    pack, frame, truth = bench_scene("monsterhighway", 13, seed=8, monster=(9, 8))
     obs = scan(frame, "monsterhighway", pack=pack)
     for cid, at in (("road-curve", (525, 425)), ("road-straight", (525, 275))):
         assert any(it.id == cid and near(it.center_mm, at, 10) for it in obs.items), cid

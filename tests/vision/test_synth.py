@@ -243,6 +243,32 @@ def test_monster_highway_tiles_sit_on_the_50_mm_grid() -> None:
     assert any(pc.kind == "monster" for pc in scene.pieces)
 
 
+def test_the_monster_stands_where_the_rulebook_lets_it_without_changing_the_rest_of_the_scene() -> None:
+    """Any space of the board but Ground Zero or a home base: on a road tile on some boards, on an
+    empty space on others. Where it stands is drawn apart from the scene's own draws."""
+    if "monsterhighway" not in installed():
+        pytest.skip("Monster Highway engine not installed")
+    from vision.synth.layouts import _monster_space
+
+    pack = proxy_pack("monsterhighway")
+    seen = set()
+    for i in range(40):
+        scene = random_scene("monsterhighway", pack, np.random.default_rng([4, i]), 0.5)
+        board = {tuple(c["cell"]): c["id"] for c in scene.layout["board"]}
+        at = tuple(scene.layout["monster"])
+        assert board.get(at) not in ("ground-zero", "home-base-nw", "home-base-ne", "home-base-se", "home-base-sw")
+        (monster,) = [pc for pc in scene.pieces if pc.kind == "monster"]
+        assert monster.center_mm == ((at[0] + 0.5) * 50, (at[1] + 0.5) * 50)
+        assert 0 <= at[0] < 20 and 0 <= at[1] < 14
+        seen.add("tile" if at in board else "empty")
+    assert seen == {"tile", "empty"}
+    road = [(5, 5), (5, 6), (6, 6)]
+    rng, same = np.random.default_rng(9), np.random.default_rng(9)
+    for _ in range(20):
+        assert _monster_space((5, 5), road, True, {(1, 1)}, (20, 14), rng) != (5, 5)  # Ground Zero
+    assert rng.random() == same.random()
+
+
 def test_highways_and_byways_slot_holds_a_construction_card() -> None:
     if "highwaysbyways" not in installed():
         pytest.skip("Highways & Byways engine not installed")

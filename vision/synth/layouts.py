@@ -245,6 +245,26 @@ def _roundabout(pack: Pack, rng: np.random.Generator, d: float, table: tuple[flo
     return b, layout, pieces
 
 
+def _monster_space(drawn: tuple[int, int], road: list[tuple[int, int]], zero: bool, homes: set[tuple[int, int]],
+                   size: tuple[int, int], rng: np.random.Generator) -> tuple[int, int]:
+    """Where the Monster stands: the rulebook moves it to any space of the board but Ground Zero
+    (the road's first cell, when the pack has one) or a home base. Half the boards keep it on the
+    road tile `drawn` (another one if that is Ground Zero), a quarter put it on an empty space
+    beside the road, a quarter on any other empty space. The choice is made with a generator
+    spawned from `rng`, which leaves `rng`'s own draws, and so the rest of the scene, as they were
+    when the Monster always stood on `drawn`."""
+    pick = rng.spawn(1)[0]
+    tiles = road[1:] if zero else road
+    empty = [(x, y) for x in range(size[0]) for y in range(size[1]) if (x, y) not in road and (x, y) not in homes]
+    beside = [c for c in empty if any((c[0] + dx, c[1] + dy) in road for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+    away = [c for c in empty if c not in beside]
+    u = float(pick.random())
+    if tiles and (u < 0.5 or not empty):
+        return drawn if drawn in tiles else tiles[int(pick.integers(len(tiles)))]
+    where = beside if (u < 0.75 and beside) or not away else away
+    return where[int(pick.integers(len(where)))] if where else drawn
+
+
 def _monsterhighway(pack: Pack, rng: np.random.Generator, d: float, table: tuple[float, float]) -> tuple[_Builder, dict[str, Any], list[Piece]]:
     """Tiles edge to edge on the board's 50 mm grid (cells counted from the play area's corner),
     grown as a road network from Ground Zero, home bases in the four corner cells, the monster
@@ -298,14 +318,20 @@ def _monsterhighway(pack: Pack, rng: np.random.Generator, d: float, table: tuple
             break
         lay(c, tid, float(90 * int(rng.integers(4))))
     pieces = []
-    mc = cells[int(rng.integers(len(cells)))]
+    drawn = cells[int(rng.integers(len(cells)))]
+    mc = _monster_space(drawn, cells, bool(zero), taken, (cols, rows), rng)
     pieces.append(Piece("monster", ((mc[0] + 0.5) * cell, (mc[1] + 0.5) * cell), rotation=float(rng.uniform(0, 360))))
     cars = []
     for color in list(CAR_COLORS)[: int(rng.integers(1, 5))]:
         cc = cells[int(rng.integers(len(cells)))]
-        if cc == mc or any(c["cell"] == list(cc) for c in cars):
+        # (no car on the tile drawn for the Monster either: the draws stay those of the boards
+        # that always put it there, so only the Monster's place differs from them)
+        if cc == drawn or any(c["cell"] == list(cc) for c in cars):
             continue
-        pieces.append(Piece("car", ((cc[0] + 0.5) * cell, (cc[1] + 0.5) * cell), color, float(90 * int(rng.integers(4)))))
+        turn = float(90 * int(rng.integers(4)))
+        if cc == mc:
+            continue
+        pieces.append(Piece("car", ((cc[0] + 0.5) * cell, (cc[1] + 0.5) * cell), color, turn))
         cars.append({"cell": list(cc), "color": color})
     return b, {"cell_mm": cell, "origin_mm": [0.0, 0.0], "board": board, "monster": list(mc), "cars": cars}, pieces
 
