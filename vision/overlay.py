@@ -72,6 +72,27 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
            taken)
 
 
+def _is_monster(u: Any, monster: dict[str, Any] | None) -> bool:
+    """Whether the unknown place `u` is where the layout read Monster Highway's Monster."""
+    return monster is not None and bool(np.hypot(u.center_mm[0] - monster["center_mm"][0],
+                                                 u.center_mm[1] - monster["center_mm"][1]) < 1)
+
+
+def caption(observation: Observation) -> str:
+    """The overlay's summary line: the cards counted, unsure and unknown. The place the Monster
+    hides is the Monster, not something unknown on the table."""
+    monster = (observation.layout or {}).get("monster")
+    unknown = sum(not _is_monster(u, monster) for u in observation.unknowns)
+    lines = [f"{len(observation.items)} cards"]
+    if observation.unsure:
+        lines.append(f"{len(observation.unsure)} unsure")
+    if unknown:
+        lines.append(f"{unknown} unknown")
+    if monster is not None:
+        lines.append("the Monster")
+    return ", ".join(lines)
+
+
 def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calibration | None = None,
                  scores: dict[str, Any] | None = None) -> np.ndarray:
     """A copy of the frame with the observation drawn on it (and scores by seat, if given)."""
@@ -89,7 +110,7 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         _outline(img, cal, item, SURE, scale, taken)
     for item in observation.unsure:
         _outline(img, cal, item, UNSURE, scale, taken)
-    # Monster Highway's Monster, read where it hides a tile (that place is among the unknowns)
+    # Monster Highway's Monster, read where it hides its place (that place is among the unknowns)
     monster = (observation.layout or {}).get("monster")
     for u in observation.unknowns:
         w, h = u.size_mm
@@ -98,7 +119,7 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         ex, ey = np.array([np.cos(a), np.sin(a)]) * w / 2, np.array([-np.sin(a), np.cos(a)]) * h / 2
         c = np.array([cx, cy])
         box = cal.to_image(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
-        is_monster = monster is not None and np.hypot(cx - monster["center_mm"][0], cy - monster["center_mm"][1]) < 1
+        is_monster = _is_monster(u, monster)
         colour = MONSTER if is_monster else UNKNOWN
         cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
         _label(img, "Monster" if is_monster else "?", cal.to_image(np.array([[cx, cy]]))[0], colour,
@@ -106,13 +127,8 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]
         cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)
-    lines = [f"{len(observation.items)} cards"]
-    if observation.unsure:
-        lines.append(f"{len(observation.unsure)} unsure")
-    if observation.unknowns:
-        lines.append(f"{len(observation.unknowns)} unknown")
     y = 40 * scale
-    _label(img, ", ".join(lines), (img.shape[1] / 2, y), (60, 60, 60), scale)
+    _label(img, caption(observation), (img.shape[1] / 2, y), (60, 60, 60), scale)
     for seat, total in (scores or {}).items():
         y += 45 * scale
         _label(img, f"{seat}: {total}", (img.shape[1] / 2, y), (120, 60, 20), scale)

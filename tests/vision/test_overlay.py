@@ -34,11 +34,12 @@ def test_labels_at_one_place_are_drawn_apart_and_none_is_lost():
 
 def test_the_monster_hiding_a_tile_is_named_not_asked_about():
     """Monster Highway's Monster is read where it hides a tile, a place that stays among the
-    unknowns: it is boxed and named in its own colour, any other unknown place keeps the red box."""
+    unknowns: it is boxed and named in its own colour, any other unknown place keeps the red box;
+    the caption names it rather than counting it unknown."""
     from vision.calibration import Calibration
     from vision.layout import NOT_IN_PACK
     from vision.observation import Observation, TableSpec, Unknown
-    from vision.overlay import MONSTER, UNKNOWN, draw_overlay
+    from vision.overlay import MONSTER, UNKNOWN, caption, draw_overlay
 
     cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
     obs = Observation("monsterhighway", unknowns=[Unknown((500.0, 300.0), (50.0, 50.0), NOT_IN_PACK),
@@ -46,3 +47,7 @@ def test_the_monster_hiding_a_tile_is_named_not_asked_about():
                       layout={"monster": {"cell": [10, 6], "center_mm": [500.0, 300.0]}})
     img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
     assert tuple(img[300, 475]) == MONSTER and tuple(img[300, 675]) == UNKNOWN
+    # and the summary line counts its place as the Monster, not as something unknown
+    assert caption(obs) == "0 cards, 1 unknown, the Monster"
+    obs.layout = {"monster": None}
+    assert caption(obs) == "0 cards, 2 unknown"
