@@ -72,7 +72,7 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
            taken)
 
 
-def _is_monster(u: Any, monster: dict[str, Any] | None) -> bool:
+def is_monster(u: Any, monster: dict[str, Any] | None) -> bool:
     """Whether the unknown place `u` is where the layout read Monster Highway's Monster."""
     return monster is not None and bool(np.hypot(u.center_mm[0] - monster["center_mm"][0],
                                                  u.center_mm[1] - monster["center_mm"][1]) < 1)
@@ -82,7 +82,7 @@ def caption(observation: Observation) -> str:
     """The overlay's summary line: the cards counted, unsure and unknown. The place the Monster
     hides is the Monster, not something unknown on the table."""
     monster = (observation.layout or {}).get("monster")
-    unknown = sum(not _is_monster(u, monster) for u in observation.unknowns)
+    unknown = sum(not is_monster(u, monster) for u in observation.unknowns)
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")
@@ -119,11 +119,11 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         ex, ey = np.array([np.cos(a), np.sin(a)]) * w / 2, np.array([-np.sin(a), np.cos(a)]) * h / 2
         c = np.array([cx, cy])
         box = cal.to_image(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
-        is_monster = _is_monster(u, monster)
-        colour = MONSTER if is_monster else UNKNOWN
+        the_monster = is_monster(u, monster)
+        colour = MONSTER if the_monster else UNKNOWN
         cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
-        _label(img, "Monster" if is_monster else "?", cal.to_image(np.array([[cx, cy]]))[0], colour,
-               scale * (0.8 if is_monster else 1.5))
+        _label(img, "Monster" if the_monster else "?", cal.to_image(np.array([[cx, cy]]))[0], colour,
+               scale * (0.8 if the_monster else 1.5))
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]
         cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)

@@ -89,3 +89,23 @@ def test_bad_input_is_one_line_and_exit_2(big_sur_photo, capsys, tmp_path, args,
     assert err.count("\n") == 1 and err.startswith("companion: error: ")
     assert words in err
     assert "Traceback" not in err
+
+
+def test_readable_output_names_the_monster_not_an_unknown_object(capsys, tmp_path):
+    """A Monster Highway board with the Monster on an empty space away from the road: the place it
+    hides is printed as the Monster, with its board cell, not as an unknown object."""
+    from vision.synth import Piece
+
+    pack = proxy_pack("monsterhighway")
+    ids = ["road-straight", "road-cross", "road-tee", "road-curve", "road-straight", "ground-zero"]
+    places = tuple(Placement(cid, (425 + 50 * (k % 3), 325 + 50 * (k // 3)), 0.0) for k, cid in enumerate(ids))
+    scene = Scene(placements=places, pieces=(Piece("monster", (775.0, 175.0), rotation=20.0),), pack=pack,
+                  camera=Camera(view_deg=8, light=0.3, noise=2, blur=0.6, jpeg_quality=90))
+    frame, _ = render_scene(scene, seed=5)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), frame)
+    rc, out, _ = run(capsys, path, "--game", "monsterhighway")
+    assert rc == 0
+    assert out.startswith("monsterhighway: 6 cards, 0 unsure, 0 unknown, the Monster")
+    assert "the Monster at (" in out and "board cell 15, 3" in out
+    assert "unknown object" not in out
