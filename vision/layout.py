@@ -344,7 +344,14 @@ def _monster_place(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
         places.append((_beside(cell, tiles), -off, k))
     if places:
         return unknowns[max(places)[2]]
-    return lone[0] if len(lone) == 1 and sized == 1 else None
+    return lone[0] if lone and sized == 1 else None  # (a lone place is Monster-sized: one at most)
+
+
+def is_monster(u: Unknown, monster: dict[str, Any] | None) -> bool:
+    """Whether the unknown place `u` is where `monsterhighway` read the Monster (its layout's
+    "monster"): the overlay and `companion scan` name it rather than count it unknown."""
+    return monster is not None and bool(np.hypot(u.center_mm[0] - monster["center_mm"][0],
+                                                 u.center_mm[1] - monster["center_mm"][1]) < 1)
 
 
 def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec,

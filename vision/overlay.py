@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.layout import is_monster
 from vision.observation import Item, Observation
 
 SURE = (60, 200, 40)
@@ -70,12 +71,6 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
                     max(1, round(scale * 3)), cv2.LINE_AA, tipLength=0.3)
     _label(img, item.id + ("?" if colour == UNSURE else ""), centre + np.array([0.0, 20 * scale]), colour, scale * 0.8,
            taken)
-
-
-def is_monster(u: Any, monster: dict[str, Any] | None) -> bool:
-    """Whether the unknown place `u` is where the layout read Monster Highway's Monster."""
-    return monster is not None and bool(np.hypot(u.center_mm[0] - monster["center_mm"][0],
-                                                 u.center_mm[1] - monster["center_mm"][1]) < 1)
 
 
 def caption(observation: Observation) -> str:

@@ -88,7 +88,7 @@ def scores(observation: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from vision import draw_overlay, scan
-    from vision.overlay import is_monster
+    from vision.layout import is_monster
 
     table = parse_table(args.table, args.marker_mm, args.players)
     frame = read_image(args.image)
