@@ -407,9 +407,12 @@ def rectify(frame: np.ndarray, calibration: Calibration, px_per_mm: float = DETE
 
 
 def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_PER_MM,
-               max_hole_mm2: float = 1500.0) -> tuple[np.ndarray, np.ndarray]:
+               max_hole_mm2: float = 1500.0, unlit: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A 0/255 mask of what lies on the cloth, and how strongly each pixel differs from the
-    cloth (1.0 = just at the threshold)."""
+    cloth (1.0 = just at the threshold). ``unlit``: the same view with a lamp's glare spots
+    taken out (vision.glare). The cloth is modelled from ``top`` as it is; on a plain cloth each
+    pixel of ``unlit`` is then compared with that model, so the lit cloth round a spot is cloth
+    (a patterned cloth is read from ``top``: see docs/benchmarks.md, twenty-first pass)."""
     h, w = top.shape[:2]
     lab8 = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
@@ -465,7 +468,10 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         r = max(1, round(2.5 * px_per_mm))
     else:
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
-        # (the planes split from the 8-bit image: the same values, at a third of the cost)
+        # (the planes split from the 8-bit image: the same values, at a third of the cost; the
+        # spot's light taken out here only, as the cloth's model and spread include it)
+        if unlit is not None:
+            lab8 = cv2.cvtColor(cv2.GaussianBlur(unlit, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
         lab_planes = [plane.astype(np.float32) for plane in cv2.split(lab8)]
         bg_planes = cv2.split(bg)
         strength = _distance(lab_planes, bg_planes) / thresh
@@ -1031,12 +1037,14 @@ def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, flo
 
 
 def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[float, float]],
-         px_per_mm: float = DETECT_PX_PER_MM) -> Detection:
-    """Card-sized candidates, unexplained blobs and small pieces on the play area."""
+         px_per_mm: float = DETECT_PX_PER_MM, unlit: np.ndarray | None = None) -> Detection:
+    """Card-sized candidates, unexplained blobs and small pieces on the play area. ``unlit``:
+    the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any."""
     top = rectify(frame, calibration, px_per_mm)
     edges = edge_maps(top)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2)
+    mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2,
+                                unlit=None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm))
     n, labels, stats, _ = _components(mask)
     work: list[tuple[np.ndarray, int, int, int, int]] = []  # (mask, x, y, area, label)
     hulls: set[int] = set()  # labels of work whose mask is a hull (see _hull)

@@ -11,9 +11,11 @@ place of the frame, and again at FINE; it is taken as glare only when the Gaussi
 of it (FIT_SHARE of the places within two widths of its centre fit within a quarter of its
 height), it is at least MIN_WIDTH wide and MIN_HEIGHT high, and its light is white (each channel
 raised, round it, at least WHITE_LEAST of the most raised one). The fitted light is then
-subtracted from the frame the cards are read from (vision.scan; not from the one they are looked
-for in, whose cloth model the spot is part of: taken out there, it moved the cloth's threshold
-and a patterned cloth's colours everywhere). Where the spot's centre drove the camera to white,
+subtracted from the frame the cards are read from (vision.scan). The cloth they are looked for on
+is still modelled from the frame as it was (taken out there, the spot moved the cloth's threshold
+and a patterned cloth's colours everywhere); only on a plain cloth is each pixel then compared
+with that model without the spot's light (vision.detect.foreground's ``unlit``), so the lit cloth
+beside a card is not taken for part of it. Where the spot's centre drove the camera to white,
 what lay under it is lost: those places stay as white as the frame has them (``clipped`` marks
 them, and vision.scan counts a card largely white only from a clear score). Fading the
 subtraction in round them, or filling them in from round them, lost more cards than it saved

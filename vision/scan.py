@@ -575,14 +575,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     if index is None:
         pack = _pack_for(game, pack)
         index = index_for_pack(pack)
-    det = detect.find(frame, cal, index.size_keys)
     # a lamp's soft white spot on the table taken out of what the cards are read from
-    # (vision.glare). They are looked for in the frame as it was: without the spot, the cloth's
+    # (vision.glare). The cloth is modelled from the frame as it was: without the spot, the cloth's
     # spread and a patterned cloth's colours come out otherwise, and that cost more cards (and
     # read a patterned cloth into cards) than the spot's region joined to cards did
     spots = glare.find(frame)
     white = glare.clipped(frame, spots)
-    frame = glare.remove(frame, spots)
+    unlit = glare.remove(frame, spots)
+    det = detect.find(frame, cal, index.size_keys, unlit=unlit)
+    frame = unlit
     obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
     if cal.reprojection_error_px > WARN_REPROJECTION_PX:
         obs.warnings.append(f"the markers fit the play area loosely ({cal.reprojection_error_px:.1f} px): "
