@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 Point = tuple[float, float]
 
 
@@ -82,9 +84,21 @@ class Unknown:
     reason: str = ""
     rotation: float = 0.0  # degrees clockwise of the size's first side from table x
 
+    def corners_mm(self) -> np.ndarray:
+        """Its box's corners (4 x 2 mm), clockwise from the first side's start."""
+        a = np.radians(self.rotation)
+        ex = np.array([np.cos(a), np.sin(a)]) * self.size_mm[0] / 2
+        ey = np.array([-np.sin(a), np.cos(a)]) * self.size_mm[1] / 2
+        c = np.asarray(self.center_mm, np.float64)
+        return np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey])
+
     def to_json(self) -> dict[str, Any]:
         return {"center_mm": _pt(self.center_mm), "size_mm": _pt(self.size_mm), "reason": self.reason,
                 "rotation": round(float(self.rotation), 1)}
+
+
+# the reason of an unknown place a lamp's glare drove to white in good part (vision.scan)
+GLARE = "a lamp's glare: what lies here cannot be seen"
 
 
 @dataclass

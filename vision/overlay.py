@@ -3,7 +3,8 @@
 Recognised cards get a green outline with their id and an arrow to their top edge; cards the
 recogniser is unsure of are outlined in amber; unknown things are boxed in a warning red with a
 question mark, so nobody mistakes them for cards that count (but for Monster Highway's Monster,
-boxed and named in purple where it hides a tile).
+boxed and named in purple where it hides a tile, and a lamp's glare, whose white hides whatever
+lies under it, boxed and named in yellow).
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.layout import is_monster
-from vision.observation import Item, Observation
+from vision.observation import GLARE, Item, Observation
 
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
 UNKNOWN = (40, 40, 230)
 MONSTER = (150, 50, 140)
+GLARE_COLOUR = (200, 120, 40)  # a mid blue: apart from the sure green, the unsure amber and the unknown red
 INK = (255, 255, 255)
 
 
@@ -77,7 +79,8 @@ def caption(observation: Observation) -> str:
     """The overlay's summary line: the cards counted, unsure and unknown. The place the Monster
     hides is the Monster, not something unknown on the table."""
     monster = (observation.layout or {}).get("monster")
-    unknown = sum(not is_monster(u, monster) for u in observation.unknowns)
+    glared = sum(u.reason == GLARE for u in observation.unknowns)
+    unknown = sum(not is_monster(u, monster) and u.reason != GLARE for u in observation.unknowns)
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")
@@ -85,6 +88,8 @@ def caption(observation: Observation) -> str:
         lines.append(f"{unknown} unknown")
     if monster is not None:
         lines.append("the Monster")
+    if glared:
+        lines.append("glare hides part of the table")
     return ", ".join(lines)
 
 
@@ -108,17 +113,12 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
     # Monster Highway's Monster, read where it hides its place (that place is among the unknowns)
     monster = (observation.layout or {}).get("monster")
     for u in observation.unknowns:
-        w, h = u.size_mm
-        cx, cy = u.center_mm
-        a = np.radians(u.rotation)
-        ex, ey = np.array([np.cos(a), np.sin(a)]) * w / 2, np.array([-np.sin(a), np.cos(a)]) * h / 2
-        c = np.array([cx, cy])
-        box = cal.to_image(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
-        the_monster = is_monster(u, monster)
-        colour = MONSTER if the_monster else UNKNOWN
+        box = cal.to_image(u.corners_mm())
+        # (what it is named, its colour, how big its name is drawn)
+        name, colour, size = ("Monster", MONSTER, 0.8) if is_monster(u, monster) else \
+            ("glare", GLARE_COLOUR, 0.8) if u.reason == GLARE else ("?", UNKNOWN, 1.5)
         cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
-        _label(img, "Monster" if the_monster else "?", cal.to_image(np.array([[cx, cy]]))[0], colour,
-               scale * (0.8 if the_monster else 1.5))
+        _label(img, name, cal.to_image(np.array([u.center_mm]))[0], colour, scale * size)
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]
         cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)

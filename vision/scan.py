@@ -23,7 +23,7 @@ from vision import detect, glare, layout, lookalike
 from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
 from vision.identify import ACCEPT, MARGIN, CardIndex, Match, index_for_pack, rotations_for, size_key
-from vision.observation import Item, Observation, TableSpec, Unknown
+from vision.observation import GLARE, Item, Observation, TableSpec, Unknown
 from vision.occlusion import pieces_on, read_past_a_piece
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
@@ -44,6 +44,11 @@ COUNTED = 0.7
 # a Highwayman card 42 % white was read right at 0.91
 CLIPPED_SHARE = 0.2
 CLIPPED_COUNTED = 0.88
+# an unknown place a glare spot drove to white over this share of its box is named as the glare
+# (vision.observation.GLARE): whatever lies under the white cannot be seen. On seed 1's bench
+# scenes with glare, such places held 0.03 to 0.99 of white, with nothing under them or over a
+# card or an object alike; from a quarter up the white is a good part of what was seen there
+GLARE_SHARE = 0.25
 # a piece found on a tile this near one found on the cloth is the same piece (mm)
 SAME_PIECE_MM = 10.0
 # the Monster found hiding its tile (vision.layout) is coloured by the middle of its place this wide
@@ -832,6 +837,19 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         pieces.append({"colour": layout.colour_name(patch.mean(axis=0).round().astype(int)) if len(patch) else "",
                        "center_mm": monster["center_mm"], "size_mm": [side, side], "area_mm2": round(side * side)})
     obs.layout["pieces"] = pieces
+    if white is not None:
+        # what a spot drove to white hides whatever lies there: an unknown place mostly white is
+        # named as the glare (not the Monster's place, read from it above), and the players are
+        # told how to see it
+        glared = 0
+        for k, u in enumerate(obs.unknowns):
+            if (not layout.is_monster(u, monster)
+                    and glare.share_of(white, cal.to_image(u.corners_mm()).astype(np.float32)) >= GLARE_SHARE):
+                obs.unknowns[k] = dataclasses.replace(u, reason=GLARE)
+                glared += 1
+        if glared:
+            obs.warnings.append("a lamp's glare washes out part of the table and hides what lies there: "
+                                "move or shade the lamp, then scan again")
     if obs.layout.get("cars_unread"):
         obs.warnings.append(f"{obs.layout['cars_unread']} spots on the table look like playing pieces (a patterned "
                             "cloth?): no car is read as reserving a place; enter a reservation by hand")

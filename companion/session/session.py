@@ -606,9 +606,15 @@ class Session:
         if capture.error is not None:
             return Outcome(False, str(capture.error))
         self._accept_picture(capture)
+        from vision.observation import GLARE
+
         n = len(getattr(capture.observation, "items", []))
-        unknown = len(getattr(capture.observation, "unknowns", []))
+        unknowns = getattr(capture.observation, "unknowns", [])
+        glared = sum(getattr(u, "reason", "") == GLARE for u in unknowns)
+        unknown = len(unknowns) - glared
         extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
+        if glared:
+            extra += "; a lamp's glare hides part of the table"
         return Outcome(True, f"The camera sees {n} cards and tiles{extra}.")
 
     def _reveals(self, reading: Reading) -> list[Any]:

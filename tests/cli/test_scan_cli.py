@@ -109,3 +109,18 @@ def test_readable_output_names_the_monster_not_an_unknown_object(capsys, tmp_pat
     assert out.startswith("monsterhighway: 6 cards, 0 unsure, 0 unknown, the Monster")
     assert "the Monster at (" in out and "board cell 15, 3" in out
     assert "unknown object" not in out
+
+
+def test_readable_output_names_a_lamps_glare_not_an_unknown_object(capsys, tmp_path):
+    """A spot driving the camera to white on bare cloth beside a card: printed as the glare, with
+    the warning saying how to see what it hides, and not counted as an unknown object."""
+    from tests.vision.test_glare import table, with_spot
+
+    frame = with_spot(table(placements=[Placement("bs-19", (500.0, 350.0))]), 1500.0, 600.0, 90.0, 180.0)
+    path = tmp_path / "lamp.png"
+    cv2.imwrite(str(path), frame)
+    rc, out, _ = run(capsys, path, "--game", "bigsur")
+    assert rc == 0
+    assert out.startswith("bigsur: 1 cards, 0 unsure, 0 unknown")
+    assert "  glare at (" in out and "unknown object" not in out
+    assert "move or shade the lamp" in out

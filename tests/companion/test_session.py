@@ -303,3 +303,23 @@ def test_monster_highway_scores_read_as_spaces_from_home(store):
     assert [r["shown"] for r in s.standings()] == [f"{-r['score']} spaces from home" for r in s.standings()]
     other = new(store)
     assert [row["shown"] for row in other.scoreboard()] == [str(row["total"]) for row in other.scoreboard()]
+
+
+def test_accepting_a_picture_names_a_lamps_glare_apart_from_things_unknown(store):
+    """The message on accepting a picture counts the things the camera does not know, and says a
+    lamp's glare hides part of the table rather than counting its white as one of them."""
+    from types import SimpleNamespace
+
+    from vision.observation import GLARE, Unknown
+
+    s = new(store)
+
+    def picture(*reasons):
+        obs = SimpleNamespace(items=[], unsure=[], layout={},
+                              unknowns=[Unknown((100.0 * k, 100.0), (50.0, 50.0), r) for k, r in enumerate(reasons)])
+        return SimpleNamespace(error=None, observation=obs, image=None, jpeg=b"", annotated=None)
+
+    assert s.baseline(picture("not card-shaped")).message == "The camera sees 0 cards and tiles; 1 thing it does not know."
+    assert s.baseline(picture("not card-shaped", GLARE)).message == (
+        "The camera sees 0 cards and tiles; 1 thing it does not know; a lamp's glare hides part of the table.")
+    assert s.baseline(picture(GLARE)).message == "The camera sees 0 cards and tiles; a lamp's glare hides part of the table."

@@ -160,3 +160,20 @@ def test_a_card_joined_to_a_spot_on_the_cloth_is_read():
     obs = scan(frame, "bigsur", pack=pack)
     assert any(it.id == "bs-61" and near(it.center_mm, t.center_mm, 5) for it in obs.items)
     check_against_truth(obs, truth, recall=1.0)
+
+
+def test_a_spots_white_core_on_the_cloth_is_named_as_glare_and_the_players_told():
+    """A spot whose centre drives the camera to white on bare cloth: nothing is known of what lies
+    under its white, so it is still listed, but as the glare (not "not card-shaped", which reads
+    like something lying there), with a warning saying how to see it; the card beside it is read.
+    A spot that drives nothing to white gives no such warning."""
+    from vision import scan
+    from vision.observation import GLARE
+
+    frame = table(placements=[Placement("bs-19", (500.0, 350.0))])
+    obs = scan(with_spot(frame, 1500.0, 600.0, 90.0, 180.0), "bigsur", pack=proxy_pack("bigsur"))
+    assert [it.id for it in obs.items] == ["bs-19"]
+    assert [u.reason for u in obs.unknowns] == [GLARE]
+    assert any("glare" in w and "lamp" in w for w in obs.warnings)
+    faint = scan(with_spot(frame, 900.0, 900.0, 60.0, 140.0), "bigsur", pack=proxy_pack("bigsur"))
+    assert faint.unknowns == [] and not any("glare" in w for w in faint.warnings)

@@ -51,3 +51,28 @@ def test_the_monster_hiding_a_tile_is_named_not_asked_about():
     assert caption(obs) == "0 cards, 1 unknown, the Monster"
     obs.layout = {"monster": None}
     assert caption(obs) == "0 cards, 2 unknown"
+
+
+def test_a_glare_spots_white_is_named_as_glare_not_asked_about():
+    """An unknown place a lamp's glare drove to white is boxed and named in its own colour, and
+    the caption says the glare hides part of the table instead of counting it unknown."""
+    from vision.calibration import Calibration
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import GLARE, Observation, TableSpec, Unknown
+    from vision.overlay import GLARE_COLOUR, UNKNOWN, caption, draw_overlay
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
+    obs = Observation("bigsur", unknowns=[Unknown((500.0, 300.0), (90.0, 100.0), GLARE),
+                                          Unknown((800.0, 300.0), (50.0, 50.0), NOT_IN_PACK)])
+    img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
+    assert tuple(img[300, 455]) == GLARE_COLOUR and tuple(img[300, 775]) == UNKNOWN
+    assert caption(obs) == "0 cards, 1 unknown, glare hides part of the table"
+
+
+def test_an_unknowns_corners_follow_its_turn():
+    from vision.observation import Unknown
+
+    square = Unknown((100.0, 50.0), (40.0, 20.0)).corners_mm()
+    assert np.allclose(square, [[80, 40], [120, 40], [120, 60], [80, 60]])
+    turned = Unknown((100.0, 50.0), (40.0, 20.0), rotation=90.0).corners_mm()
+    assert np.allclose(turned, [[110, 30], [110, 70], [90, 70], [90, 30]])
