@@ -848,8 +848,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 obs.unknowns[k] = dataclasses.replace(u, reason=GLARE)
                 glared += 1
         if glared:
-            obs.warnings.append("a lamp's glare washes out part of the table and hides what lies there: "
-                                "move or shade the lamp, then scan again")
+            # first: what the players can do something about, and why cards may be missing or
+            # unsure (the app quotes the first warning when it reads nothing new)
+            obs.warnings.insert(0, "a lamp's glare washes out part of the table and hides what lies there: "
+                                   "move or shade the lamp, then scan again")
     if obs.layout.get("cars_unread"):
         obs.warnings.append(f"{obs.layout['cars_unread']} spots on the table look like playing pieces (a patterned "
                             "cloth?): no car is read as reserving a place; enter a reservation by hand")
