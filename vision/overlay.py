@@ -4,7 +4,7 @@ Recognised cards get a green outline with their id and an arrow to their top edg
 recogniser is unsure of are outlined in amber; unknown things are boxed in a warning red with a
 question mark, so nobody mistakes them for cards that count (but for Monster Highway's Monster,
 boxed and named in purple where it hides a tile, and a lamp's glare, whose white hides whatever
-lies under it, boxed and named in yellow).
+lies under it, boxed and named in blue).
 """
 
 from __future__ import annotations

@@ -581,9 +581,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         pack = _pack_for(game, pack)
         index = index_for_pack(pack)
     # a lamp's soft white spot on the table taken out of what the cards are read from
-    # (vision.glare). The cloth is modelled from the frame as it was: without the spot, the cloth's
-    # spread and a patterned cloth's colours come out otherwise, and that cost more cards (and
-    # read a patterned cloth into cards) than the spot's region joined to cards did
+    # (vision.glare). Cards are looked for on the cloth as modelled from the frame as it was
+    # (without the spot, the cloth's spread and a patterned cloth's colours came out otherwise,
+    # which cost more cards and read a patterned cloth into cards); only a plain cloth's final
+    # comparison is made without the spot's light (see detect.foreground)
     spots = glare.find(frame)
     white = glare.clipped(frame, spots)
     unlit = glare.remove(frame, spots)
@@ -838,9 +839,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                        "center_mm": monster["center_mm"], "size_mm": [side, side], "area_mm2": round(side * side)})
     obs.layout["pieces"] = pieces
     if white is not None:
-        # what a spot drove to white hides whatever lies there: an unknown place mostly white is
-        # named as the glare (not the Monster's place, read from it above), and the players are
-        # told how to see it
+        # what a spot drove to white hides whatever lies there: an unknown place white in good
+        # part (GLARE_SHARE) is named as the glare (not the Monster's place, read from it above),
+        # and the players are told how to see it
         glared = 0
         for k, u in enumerate(obs.unknowns):
             if (not layout.is_monster(u, monster)

@@ -15,6 +15,7 @@ every Monster Card. In demo mode the app draws everything.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import threading
@@ -603,14 +604,15 @@ class Session:
     def baseline(self, capture: Capture) -> Outcome:
         """Accept a picture as the table to compare with, without reading plays from it: the
         starting layout after setup, or the table after a fix the players made by hand."""
+        glare: str | None = None  # (without the recogniser no picture names a lamp's glare)
+        with contextlib.suppress(ImportError):
+            from vision.observation import GLARE as glare
         if capture.error is not None:
             return Outcome(False, str(capture.error))
         self._accept_picture(capture)
-        from vision.observation import GLARE
-
         n = len(getattr(capture.observation, "items", []))
         unknowns = getattr(capture.observation, "unknowns", [])
-        glared = sum(getattr(u, "reason", "") == GLARE for u in unknowns)
+        glared = sum(glare is not None and getattr(u, "reason", "") == glare for u in unknowns)
         unknown = len(unknowns) - glared
         extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
         if glared:
