@@ -54,6 +54,10 @@ COMPACT_TOGETHER = 0.9
 BLOB_SURE = 0.76
 BLOB_AHEAD = 0.13
 BLOB_TOGETHER = 0.8
+# the ways in for a square tile past its clear reading: (read at least, ahead of any other face or
+# turn by at least, its misfit in one blob at least), each all three together
+SQUARE_WAYS_IN = ((AHEAD_SURE, AHEAD, AHEAD_TOGETHER), (COMPACT_SURE, COMPACT_AHEAD, COMPACT_TOGETHER),
+                  (BLOB_SURE, BLOB_AHEAD, BLOB_TOGETHER))
 
 
 def _trimmed_scores(win: np.ndarray, faces: np.ndarray, trim: float) -> tuple[np.ndarray, np.ndarray]:
@@ -161,10 +165,9 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
     needed = TRIMMED_MARGIN if other < 0 else min(TRIMMED_MARGIN, 0.45 * (1.0 - sc.templates().ncc(best, other)))
     together = _together(misfit[best])
     clear = score >= TRIMMED_SURE and together >= TOGETHER
-    far_ahead = key[0] == key[1] and score >= AHEAD_SURE and score - rival >= AHEAD and together >= AHEAD_TOGETHER
-    compact = key[0] == key[1] and score >= COMPACT_SURE and score - rival >= COMPACT_AHEAD and together >= COMPACT_TOGETHER
-    blob = key[0] == key[1] and score >= BLOB_SURE and score - rival >= BLOB_AHEAD and together >= BLOB_TOGETHER
-    if not (clear or far_ahead or compact or blob):
+    square = key[0] == key[1] and any(score >= least and score - rival >= ahead and together >= joined
+                                      for least, ahead, joined in SQUARE_WAYS_IN)
+    if not (clear or square):
         return None
     if score - rival < max(needed, 0.02) and (
             other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other],

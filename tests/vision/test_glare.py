@@ -105,17 +105,23 @@ def test_a_card_the_glare_drove_mostly_to_white_is_listed_not_counted():
     check_against_truth(obs, truth, recall=1.0)
 
 
-def test_a_card_read_clearly_though_the_glare_whitened_part_of_it_still_counts():
-    """Bench seed 1, proxy Highwayman scene 28: hm-york-4 under a spot's centre, 42 % of its
-    place driven to white, read 0.91 from the rest: a clear score, counted (see CLIPPED_COUNTED)."""
+def read_with_every_card(game, i, seed, cid):
+    """Bench scene i of seed `seed` scanned: `cid` counted at its place, and every card of the
+    scene read right."""
     from tests.vision.test_scan import bench_scene, check_against_truth, near
     from vision import scan
 
-    pack, frame, truth = bench_scene("highwayman", 28, seed=1)
-    (t,) = [t for t in truth.items if t.id == "hm-york-4"]
-    obs = scan(frame, "highwayman", pack=pack)
-    assert any(it.id == "hm-york-4" and near(it.center_mm, t.center_mm, 5) for it in obs.items)
+    pack, frame, truth = bench_scene(game, i, seed=seed)
+    (t,) = [t for t in truth.items if t.id == cid]
+    obs = scan(frame, game, pack=pack)
+    assert any(it.id == cid and near(it.center_mm, t.center_mm, 5) for it in obs.items)
     check_against_truth(obs, truth, recall=1.0)
+
+
+def test_a_card_read_clearly_though_the_glare_whitened_part_of_it_still_counts():
+    """Bench seed 1, proxy Highwayman scene 28: hm-york-4 under a spot's centre, 42 % of its
+    place driven to white, read 0.91 from the rest: a clear score, counted (see CLIPPED_COUNTED)."""
+    read_with_every_card("highwayman", 28, 1, "hm-york-4")
 
 
 def test_the_share_of_a_card_driven_to_white():
@@ -152,14 +158,7 @@ def test_a_card_joined_to_a_spot_on_the_cloth_is_read():
     right-hand seat's only card. The lit cloth and the card were one region listed "not
     card-shaped" (185 x 286 mm) and the card was lost; with the spot's light taken out
     of the final comparison the card is a region of its own, read."""
-    from tests.vision.test_scan import bench_scene, check_against_truth, near
-    from vision import scan
-
-    pack, frame, truth = bench_scene("bigsur", 25, seed=2)
-    (t,) = [t for t in truth.items if t.id == "bs-61"]
-    obs = scan(frame, "bigsur", pack=pack)
-    assert any(it.id == "bs-61" and near(it.center_mm, t.center_mm, 5) for it in obs.items)
-    check_against_truth(obs, truth, recall=1.0)
+    read_with_every_card("bigsur", 25, 2, "bs-61")
 
 
 def test_a_spots_white_core_on_the_cloth_is_named_as_glare_and_the_players_told():
