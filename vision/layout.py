@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.observation import Item, TableSpec, Unknown
+from vision.observation import ARM, Item, TableSpec, Unknown
 
 # Monster Highway stand-in: the board grid is 50 mm cells from the play area's origin.
 MONSTER_CELL_MM = 50.0
@@ -293,12 +293,13 @@ def _beside(cell: tuple[int, int], tiles: set[tuple[int, int]]) -> int:
 
 
 def _monster_sized(u: Unknown, held: set[tuple[int, int]]) -> float | None:
-    """How far a place read as no card lies from the middle of its board cell, if it could be the
-    Monster's: the cell's size, on the grid, in a cell no reading holds; else None."""
+    """How far a place read as no card (or named as an arm's) lies from the middle of its board
+    cell, if the Monster could stand there: the cell's size, on the grid, in a cell no reading
+    holds; else None."""
     side = MONSTER_CELL_MM
     cell = _board_cell(u.center_mm)
     off = float(np.hypot(u.center_mm[0] - (cell[0] + 0.5) * side, u.center_mm[1] - (cell[1] + 0.5) * side))
-    if (u.reason != NOT_IN_PACK or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
+    if (u.reason not in (NOT_IN_PACK, ARM) or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
             or abs(max(u.size_mm) - side) > 0.1 * side or off > MONSTER_ON_GRID_MM or cell in held):
         return None
     return off
@@ -333,6 +334,10 @@ def _monster_place(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
         if off is None:
             continue
         sized += 1
+        if u.reason == ARM:
+            # a place of the arm over the board: the Monster may stand under it (so a lone place
+            # elsewhere is not surely the Monster's), but the place is the arm's
+            continue
         cell = _board_cell(u.center_mm)
         if not _beside(cell, tiles):
             if all(_gap(u, o) >= MONSTER_ALONE_MM for j, o in enumerate(unknowns) if j != k):

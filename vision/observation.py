@@ -99,6 +99,8 @@ class Unknown:
 
 # the reason of an unknown place a lamp's glare drove to white in good part (vision.scan)
 GLARE = "a lamp's glare: what lies here cannot be seen"
+# ... and of one that is mostly the colour of an arm reaching onto the table (vision.hand)
+ARM = "a hand or an arm: what lies under it cannot be seen"
 
 
 @dataclass

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.layout import is_monster
-from vision.observation import GLARE, Item, Observation
+from vision.observation import ARM, GLARE, Item, Observation
 
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
@@ -77,10 +77,12 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
 
 def caption(observation: Observation) -> str:
     """The overlay's summary line: the cards counted, unsure and unknown. The place the Monster
-    hides is the Monster, not something unknown on the table."""
+    hides is the Monster, and the places a lamp's glare or an arm hides are named so, not counted
+    as things unknown on the table."""
     monster = (observation.layout or {}).get("monster")
     glared = sum(u.reason == GLARE for u in observation.unknowns)
-    unknown = sum(not is_monster(u, monster) and u.reason != GLARE for u in observation.unknowns)
+    armed = sum(u.reason == ARM for u in observation.unknowns)
+    unknown = sum(not is_monster(u, monster) and u.reason not in (GLARE, ARM) for u in observation.unknowns)
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")
@@ -90,6 +92,8 @@ def caption(observation: Observation) -> str:
         lines.append("the Monster")
     if glared:
         lines.append("glare hides part of the table")
+    if armed:
+        lines.append("a hand hides part of the table")
     return ", ".join(lines)
 
 
@@ -116,7 +120,8 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         box = cal.to_image(u.corners_mm())
         # (what it is named, its colour, how big its name is drawn)
         name, colour, size = ("Monster", MONSTER, 0.8) if is_monster(u, monster) else \
-            ("glare", GLARE_COLOUR, 0.8) if u.reason == GLARE else ("?", UNKNOWN, 1.5)
+            ("glare", GLARE_COLOUR, 0.8) if u.reason == GLARE else ("hand", UNKNOWN, 0.8) if u.reason == ARM else \
+            ("?", UNKNOWN, 1.5)
         cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
         _label(img, name, cal.to_image(np.array([u.center_mm]))[0], colour, scale * size)
     for p in observation.layout.get("pieces", []):

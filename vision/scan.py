@@ -19,11 +19,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import detect, glare, layout, lookalike
+from vision import detect, glare, hand, layout, lookalike
 from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
 from vision.identify import ACCEPT, MARGIN, CardIndex, Match, index_for_pack, rotations_for, size_key
-from vision.observation import GLARE, Item, Observation, TableSpec, Unknown
+from vision.observation import ARM, GLARE, Item, Observation, TableSpec, Unknown
 from vision.occlusion import pieces_on, read_past_a_piece
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
@@ -713,6 +713,18 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # and the cards beside those (a row of dark cards on dark wood, each a strip in the mask)
     for region, new in added.items():
         by_region[region] = _grow(by_region[region], det, region, look, first_look, start=new)
+    # what reaches onto the table from beyond its edge (an arm): a card it covers in part is
+    # read again without it (see vision.hand)
+    arms = hand.arms(det.rectified, det.mask, det.px_per_mm)
+
+    def past_an_arm(found: list[tuple[detect.Candidate, Match]], counted_from: float) -> list[tuple[detect.Candidate, Match]]:
+        """Each place whose reading names a card that would not count (below `counted_from`)
+        read again without an arm's pixels, where an arm crosses the table's edge."""
+        if not arms:
+            return found
+        return [(c, (hand.read_past_a_hand(index, frame, cal.homography, c.angle_deg, c.size_key, m, arms) or m)
+                 if m.id is not None and (m.status != "sure" or m.score < counted_from) else m) for c, m in found]
+
     for region, found in by_region.items():
         if det.regions[region].loose:
             # cells guessed inside a region no grid explains (the region is already reported as
@@ -721,6 +733,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # anything less is listed for the players to check. A card beside a counted one is a
             # row or a grid, not chance: it counts from WEAK_SURE (tiles of a grid on a cloth of
             # their colour, read 0.87-0.89 beside tiles read over 0.9)
+            found = past_an_arm(found, LOOSE_COUNTED)
             counted = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
             for c, m in found:
                 if id(c) in counted:
@@ -774,6 +787,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                                m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
                              or m) if id(cand) in past else m)
                      for cand, m in found]
+        found = past_an_arm(found, WEAK_SURE if (doubtful or weak) else COUNTED)
         # in a held region a card beside a clear one counts as in a clean grid
         beside = _counted_beside(found, WEAK_SURE, COUNTED) if held else set()
         for cand, m in found:
@@ -825,6 +839,18 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                "center_mm": [round(p["center_mm"][0], 1), round(p["center_mm"][1], 1)],
                "size_mm": [round(p["size_mm"][0], 1), round(p["size_mm"][1], 1)], "area_mm2": round(p["area_mm2"])}
               for p in found]
+    if arms:
+        # a place read as no card that is mostly an arm's colour is the arm (a chain of them over a
+        # board once gave the Monster's place, under the hand): named so before the layout reads
+        # the places where the Monster may stand
+        for k, u in enumerate(obs.unknowns):
+            if u.reason == layout.NOT_IN_PACK and hand.share_of_arm(
+                    det.rectified, np.asarray(u.corners_mm()) * det.px_per_mm, arms) >= hand.NAMED:
+                obs.unknowns[k] = dataclasses.replace(u, reason=ARM)
+        if any(u.reason == ARM for u in obs.unknowns):
+            # (first, as the glare's advice below: it says why cards may be missing or unsure)
+            obs.warnings.insert(0, "a hand or an arm reaches over the table and hides what lies under it: "
+                                   "lift it, then scan again")
     obs.layout = layout.build(game, obs.items, pieces, table, catalog, obs.unknowns, obs.unsure)
     monster = obs.layout.get("monster")
     if monster is not None:

@@ -89,7 +89,7 @@ def scores(observation: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from vision import draw_overlay, scan
     from vision.layout import is_monster
-    from vision.observation import GLARE
+    from vision.observation import ARM, GLARE
 
     table = parse_table(args.table, args.marker_mm, args.players)
     frame = read_image(args.image)
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     monster = (obs.layout or {}).get("monster")
     unknowns = [u for u in obs.unknowns if not is_monster(u, monster)]
     print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, "
-          f"{sum(u.reason != GLARE for u in unknowns)} unknown"
+          f"{sum(u.reason not in (GLARE, ARM) for u in unknowns)} unknown"
           f"{', the Monster' if monster else ''} (marker fit {obs.reprojection_error_px:.2f} px)")
     for it in sorted(obs.items, key=lambda i: (i.center_mm[1], i.center_mm[0])):
         print(f"  {it.id:24} {it.rotation:6.1f} deg  at ({it.center_mm[0]:6.1f}, {it.center_mm[1]:6.1f}) mm  "
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  the Monster at ({monster['center_mm'][0]:.1f}, {monster['center_mm'][1]:.1f}) mm, "
               f"board cell {monster['cell'][0]}, {monster['cell'][1]}")
     for u in unknowns:
-        what = "glare" if u.reason == GLARE else "unknown object"
+        what = "glare" if u.reason == GLARE else "a hand or an arm" if u.reason == ARM else "unknown object"
         print(f"  {what} at ({u.center_mm[0]:.1f}, {u.center_mm[1]:.1f}) mm, "
               f"{u.size_mm[0]:.0f}x{u.size_mm[1]:.0f} mm ({u.reason})")
     print("layout: " + json.dumps(obs.layout))

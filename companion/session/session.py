@@ -604,8 +604,10 @@ class Session:
     def baseline(self, capture: Capture) -> Outcome:
         """Accept a picture as the table to compare with, without reading plays from it: the
         starting layout after setup, or the table after a fix the players made by hand."""
-        glare: str | None = None  # (without the recogniser no picture names a lamp's glare)
+        glare: str | None = None  # (without the recogniser no picture names a lamp's glare ...
+        arm: str | None = None  # ... or an arm)
         with contextlib.suppress(ImportError):
+            from vision.observation import ARM as arm
             from vision.observation import GLARE as glare
         if capture.error is not None:
             return Outcome(False, str(capture.error))
@@ -613,10 +615,13 @@ class Session:
         n = len(getattr(capture.observation, "items", []))
         unknowns = getattr(capture.observation, "unknowns", [])
         glared = sum(glare is not None and getattr(u, "reason", "") == glare for u in unknowns)
-        unknown = len(unknowns) - glared
+        armed = sum(arm is not None and getattr(u, "reason", "") == arm for u in unknowns)
+        unknown = len(unknowns) - glared - armed
         extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
         if glared:
             extra += "; a lamp's glare hides part of the table"
+        if armed:
+            extra += "; a hand hides part of the table"
         return Outcome(True, f"The camera sees {n} cards and tiles{extra}.")
 
     def _reveals(self, reading: Reading) -> list[Any]:

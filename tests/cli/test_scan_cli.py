@@ -101,11 +101,7 @@ def test_readable_output_names_the_monster_not_an_unknown_object(capsys, tmp_pat
     places = tuple(Placement(cid, (425 + 50 * (k % 3), 325 + 50 * (k // 3)), 0.0) for k, cid in enumerate(ids))
     scene = Scene(placements=places, pieces=(Piece("monster", (775.0, 175.0), rotation=20.0),), pack=pack,
                   camera=Camera(view_deg=8, light=0.3, noise=2, blur=0.6, jpeg_quality=90))
-    frame, _ = render_scene(scene, seed=5)
-    path = tmp_path / "board.png"
-    cv2.imwrite(str(path), frame)
-    rc, out, _ = run(capsys, path, "--game", "monsterhighway")
-    assert rc == 0
+    out = scan_rendered(capsys, tmp_path / "board.png", scene, 5, "monsterhighway")
     assert out.startswith("monsterhighway: 6 cards, 0 unsure, 0 unknown, the Monster")
     assert "the Monster at (" in out and "board cell 15, 3" in out
     assert "unknown object" not in out
@@ -124,3 +120,28 @@ def test_readable_output_names_a_lamps_glare_not_an_unknown_object(capsys, tmp_p
     assert out.startswith("bigsur: 1 cards, 0 unsure, 0 unknown")
     assert "  glare at (" in out and "unknown object" not in out
     assert "move or shade the lamp" in out
+
+
+def test_readable_output_names_an_arm_not_unknown_objects(capsys, tmp_path):
+    """A hand reaching over a card from the table's edge: the card read past it, the places cut
+    out of the arm printed as a hand or an arm, not counted as unknown objects, and the warning
+    says how to see what it hides."""
+    from vision.synth.scene import Distractor
+
+    pack = proxy_pack("bigsur")
+    scene = Scene(placements=(Placement("bs-11", (500.0, 420.0)),), distractors=(Distractor("hand", (530.0, 545.0)),),
+                  pack=pack, camera=Camera(light=0.2, noise=2.0, blur=0.6), background="cloth")
+    out = scan_rendered(capsys, tmp_path / "hand.png", scene, 3, "bigsur")
+    assert out.startswith("bigsur: 1 cards, 0 unsure, 0 unknown")
+    assert "  bs-11 " in out and "  a hand or an arm at (" in out and "unknown object" not in out
+    assert "lift it, then scan again" in out
+
+
+def scan_rendered(capsys, path, scene, seed, game):
+    """`companion scan` of the scene rendered with `seed` and written to `path`: its output (the
+    scan succeeded)."""
+    frame, _ = render_scene(scene, seed=seed)
+    cv2.imwrite(str(path), frame)
+    rc, out, _ = run(capsys, path, "--game", game)
+    assert rc == 0
+    return out

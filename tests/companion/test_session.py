@@ -323,3 +323,19 @@ def test_accepting_a_picture_names_a_lamps_glare_apart_from_things_unknown(store
     assert s.baseline(picture("not card-shaped", GLARE)).message == (
         "The camera sees 0 cards and tiles; 1 thing it does not know; a lamp's glare hides part of the table.")
     assert s.baseline(picture(GLARE)).message == "The camera sees 0 cards and tiles; a lamp's glare hides part of the table."
+
+
+def test_accepting_a_picture_names_an_arm_apart_from_things_unknown(store):
+    """The places an arm reaching over the table hides are said to be a hand's, not counted as
+    things the camera does not know."""
+    from types import SimpleNamespace
+
+    from vision.observation import ARM, Unknown
+
+    s = new(store)
+    obs = SimpleNamespace(items=[], unsure=[], layout={},
+                          unknowns=[Unknown((100.0 * k, 100.0), (50.0, 50.0), r)
+                                    for k, r in enumerate(("not card-shaped", ARM, ARM))])
+    picture = SimpleNamespace(error=None, observation=obs, image=None, jpeg=b"", annotated=None)
+    assert s.baseline(picture).message == (
+        "The camera sees 0 cards and tiles; 1 thing it does not know; a hand hides part of the table.")

@@ -165,6 +165,24 @@ def test_the_monster_on_an_empty_space_away_from_the_road_is_the_one_lone_place_
     assert layout.monsterhighway(items, [], TableSpec(), [_nothing(532.0, 390.0)])["monster"] is None  # off the grid
 
 
+def test_a_place_of_an_arm_is_never_the_monsters_but_may_hide_it():
+    """A place named as an arm's (vision.hand) is not taken for the Monster, beside the road or
+    alone; but the Monster may stand under the arm, so a lone place elsewhere is not surely its
+    place while one is on the grid (bench seed 3 proxy scene 49: a tile under a car, alone, was
+    read as the Monster once the arm's places were named)."""
+    from vision.observation import ARM
+
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
+    arm = [_nothing(x, 625.0, reason=ARM) for x in (25.0, 75.0)]
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0, reason=ARM)])["monster"] is None
+    far = _nothing(527.0, 374.0)
+    assert layout.monsterhighway(items, [], TableSpec(), [far])["monster"]["cell"] == [10, 7]
+    assert layout.monsterhighway(items, [], TableSpec(), [far, *arm])["monster"] is None
+    # beside the road it is still read, the arm elsewhere
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0), *arm])["monster"]["cell"] == [4, 1]
+
+
 def test_the_monster_beside_a_place_it_spills_onto_is_read_on_the_tile_nearer_the_board():
     """Its top, seen off its foot, may hide a neighbour too: of two places side by side, both beside
     tiles, the one with more tiles beside it is taken. A place read unsure is a tile, not it."""

@@ -69,6 +69,21 @@ def test_a_glare_spots_white_is_named_as_glare_not_asked_about():
     assert caption(obs) == "0 cards, 1 unknown, glare hides part of the table"
 
 
+def test_an_arms_places_are_named_as_a_hand_not_counted_unknown():
+    from vision.calibration import Calibration
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import ARM, Observation, TableSpec, Unknown
+    from vision.overlay import UNKNOWN, caption, draw_overlay
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
+    obs = Observation("bigsur", unknowns=[Unknown((500.0, 300.0), (50.0, 50.0), ARM),
+                                          Unknown((500.0, 350.0), (50.0, 50.0), ARM),
+                                          Unknown((800.0, 300.0), (50.0, 50.0), NOT_IN_PACK)])
+    img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
+    assert tuple(img[300, 475]) == UNKNOWN  # still boxed as something there
+    assert caption(obs) == "0 cards, 1 unknown, a hand hides part of the table"
+
+
 def test_an_unknowns_corners_follow_its_turn():
     from vision.observation import Unknown
 
