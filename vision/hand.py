@@ -19,7 +19,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.identify import DIFFER_RATIO, SLACK, CardIndex, Match, extract, fine_shape, where_they_differ
+from vision.identify import (
+    DIFFER_RATIO,
+    MARGIN,
+    SLACK,
+    CardIndex,
+    Match,
+    extract,
+    fine_shape,
+    where_they_differ,
+)
 from vision.occlusion import _same_turn
 
 BAND_MM = (4.0, 16.0)  # how far inside the play area's border an arm's colour is taken ...
@@ -41,7 +50,6 @@ MOST = 0.35  # ... and may cover (beyond it too little is left to tell look-alik
 # 3-35 % of them, none read its whole face's card above 0.77 past the arm; of 17 cards hidden up to
 # a quarter, 11 read 0.82 or more. Seed 3 was kept for the check (docs/benchmarks.md)
 SURE = 0.82
-MARGIN = 0.08  # ahead of any other card and turn (or a share of their own difference)
 # an unknown place this much of the arm's colour is the arm (not the Monster, not a thing of its own)
 NAMED = 0.5
 
@@ -171,8 +179,9 @@ def read_past_a_hand(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, 
     other = next((int(o) for o in order[1:]
                   if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), -1)
     rival = float(scores[other]) if other >= 0 else -1.0
-    # two designs that differ only in a corner: a share of their own difference, and where they
-    # differ (the arm left out) must decide it, as the recogniser asks
+    # ahead of any other card and turn by the recogniser's margin; two designs that differ only in
+    # a corner by a share of their own difference, and where they differ (the arm left out) must
+    # decide it, as the recogniser asks
     needed = MARGIN if other < 0 else min(MARGIN, 0.45 * (1.0 - sc.templates().ncc(best, other)))
     if score - rival < max(needed, 0.02) and (
             other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other], seen) >= DIFFER_RATIO):

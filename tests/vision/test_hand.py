@@ -62,27 +62,34 @@ def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():
     assert not arm_pixels(win, []).any()
 
 
-def lay_under_an_arm(game, dy, cid_index=10):
-    """One card (and one beside it) on a grey cloth, a hand reaching over its lower end from the
-    table's near edge; the scan and the truth of the card."""
+def under_an_arm(dy, *beside):
+    """bs-11 (and the cards `beside` it, in a row) on a grey cloth, a hand reaching over its lower
+    end from the table's near edge, its palm `dy` mm below the card's centre: the pack, the frame
+    and the truth."""
     from vision.pack import proxy_pack
-    from vision.scan import scan
     from vision.synth import render_scene
     from vision.synth.scene import Camera, Distractor, Placement, Scene
 
-    pack = proxy_pack(game)
-    ids = [c.id for c in pack.cards]
-    scene = Scene(placements=(Placement(ids[cid_index], (500.0, 420.0), 0.0), Placement(ids[cid_index + 1], (566.0, 420.0), 0.0)),
-                  distractors=(Distractor("hand", (530.0, 420.0 + dy), 0.0),), pack=pack,
+    pack = proxy_pack("bigsur")
+    row = tuple(Placement(cid, (500.0 + 66.0 * k, 420.0), 0.0) for k, cid in enumerate(("bs-11", *beside)))
+    scene = Scene(placements=row, distractors=(Distractor("hand", (530.0, 420.0 + dy), 0.0),), pack=pack,
                   camera=Camera(light=0.2, noise=2.0, blur=0.6), background="cloth")
     frame, truth = render_scene(scene, seed=3)
-    return scan(frame, game, pack=pack), truth
+    return pack, frame, truth
+
+
+def lay_under_an_arm(dy):
+    """bs-11 and bs-12 beside it, under an arm (see under_an_arm): the scan and the truth."""
+    from vision.scan import scan
+
+    pack, frame, truth = under_an_arm(dy, "bs-12")
+    return scan(frame, "bigsur", pack=pack), truth
 
 
 def test_a_card_a_hand_covers_a_fifth_of_is_read_past_it():
     """bs-11 with a hand over 22 % of it read 0.67 on its whole face, listed unsure; without the
     arm's pixels it is a clear reading of the same card."""
-    obs, truth = lay_under_an_arm("bigsur", 125.0)
+    obs, truth = lay_under_an_arm(125.0)
     t = truth.items[0]
     assert 0.15 < t.occluded < 0.3
     assert [it.id for it in obs.items if np.hypot(it.center_mm[0] - t.center_mm[0], it.center_mm[1] - t.center_mm[1]) < 10] == [t.id]
@@ -96,20 +103,13 @@ def test_a_card_a_hand_covers_a_fifth_of_is_read_past_it():
 
 
 def read_again_under_an_arm(dy):
-    """bs-11 laid as in lay_under_an_arm, read again past the arms its table shows from a whole
-    face's reading that names it; and the share of it hidden."""
+    """bs-11 alone under an arm (see under_an_arm), read again past the arms its table shows from
+    a whole face's reading that names it; and the share of it hidden."""
     from vision import detect
     from vision.calibration import calibrate
     from vision.identify import Match, index_for_pack
-    from vision.pack import proxy_pack
-    from vision.synth import render_scene
-    from vision.synth.scene import Camera, Distractor, Placement, Scene
 
-    pack = proxy_pack("bigsur")
-    scene = Scene(placements=(Placement("bs-11", (500.0, 420.0), 0.0),),
-                  distractors=(Distractor("hand", (530.0, 420.0 + dy), 0.0),), pack=pack,
-                  camera=Camera(light=0.2, noise=2.0, blur=0.6), background="cloth")
-    frame, truth = render_scene(scene, seed=3)
+    pack, frame, truth = under_an_arm(dy)
     cal = calibrate(frame)
     index = index_for_pack(pack)
     det = detect.find(frame, cal, index.size_keys)
