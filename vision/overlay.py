@@ -21,6 +21,7 @@ from vision.observation import ARM, GLARE, Item, Observation
 
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
+ARM_LABEL_MM = 120.0  # an arm's places this near one already labelled "hand" are boxed, not labelled
 UNKNOWN = (40, 40, 230)
 MONSTER = (150, 50, 140)
 GLARE_COLOUR = (200, 120, 40)  # a mid blue: apart from the sure green, the unsure amber and the unknown red
@@ -116,6 +117,7 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         _outline(img, cal, item, UNSURE, scale, taken)
     # Monster Highway's Monster, read where it hides its place (that place is among the unknowns)
     monster = (observation.layout or {}).get("monster")
+    named: list[tuple[float, float]] = []  # the arm's places labelled "hand" so far
     for u in observation.unknowns:
         box = cal.to_image(u.corners_mm())
         # (what it is named, its colour, how big its name is drawn)
@@ -123,6 +125,11 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
             ("glare", GLARE_COLOUR, 0.8) if u.reason == GLARE else ("hand", UNKNOWN, 0.8) if u.reason == ARM else \
             ("?", UNKNOWN, 1.5)
         cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
+        if u.reason == ARM and not is_monster(u, monster):
+            # an arm is cut into a column of places: one label for each stretch of it, not one a place
+            if any(np.hypot(u.center_mm[0] - x, u.center_mm[1] - y) < ARM_LABEL_MM for x, y in named):
+                continue
+            named.append(u.center_mm)
         _label(img, name, cal.to_image(np.array([u.center_mm]))[0], colour, scale * size)
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]

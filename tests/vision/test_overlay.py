@@ -80,8 +80,26 @@ def test_an_arms_places_are_named_as_a_hand_not_counted_unknown():
                                           Unknown((500.0, 350.0), (50.0, 50.0), ARM),
                                           Unknown((800.0, 300.0), (50.0, 50.0), NOT_IN_PACK)])
     img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
-    assert tuple(img[300, 475]) == UNKNOWN  # still boxed as something there
+    assert tuple(img[300, 475]) == UNKNOWN and tuple(img[350, 475]) == UNKNOWN  # each still boxed
     assert caption(obs) == "0 cards, 1 unknown, a hand hides part of the table"
+
+
+def test_an_arm_cut_into_places_is_labelled_once_a_stretch(monkeypatch):
+    """A column of places cut out of one arm is one "hand" label (the overlay of a board an arm
+    crossed read "hand" ten times over), every place still boxed; a second arm far off has its own."""
+    import vision.overlay as overlay
+    from vision.calibration import Calibration
+    from vision.observation import ARM, Observation, TableSpec, Unknown
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})
+    arm = [Unknown((500.0, 400.0 + 50.0 * k), (50.0, 50.0), ARM) for k in range(6)]
+    other = Unknown((150.0, 650.0), (50.0, 50.0), ARM)
+    labels: list[str] = []
+    real = overlay._label
+    monkeypatch.setattr(overlay, "_label", lambda img, text, *a, **k: labels.append(text) or real(img, text, *a, **k))
+    img = overlay.draw_overlay(np.zeros((700, 1000, 3), np.uint8), Observation("bigsur", unknowns=[*arm, other]), cal)
+    assert labels.count("hand") == 3  # 400, 550 (150 mm on), and the other arm
+    assert all(tuple(img[round(u.center_mm[1]), 475]) == overlay.UNKNOWN for u in arm)
 
 
 def test_an_unknowns_corners_follow_its_turn():
