@@ -101,6 +101,8 @@ class Unknown:
 GLARE = "a lamp's glare: what lies here cannot be seen"
 # ... and of one that is mostly the colour of an arm reaching onto the table (vision.hand)
 ARM = "a hand or an arm: what lies under it cannot be seen"
+# the reasons that name what hides a place rather than a thing lying there: not counted unknown
+HIDING = (GLARE, ARM)
 
 
 @dataclass

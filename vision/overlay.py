@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.layout import is_monster
-from vision.observation import ARM, GLARE, Item, Observation
+from vision.observation import ARM, GLARE, HIDING, Item, Observation
 
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
@@ -83,7 +83,7 @@ def caption(observation: Observation) -> str:
     monster = (observation.layout or {}).get("monster")
     glared = sum(u.reason == GLARE for u in observation.unknowns)
     armed = sum(u.reason == ARM for u in observation.unknowns)
-    unknown = sum(not is_monster(u, monster) and u.reason not in (GLARE, ARM) for u in observation.unknowns)
+    unknown = sum(not is_monster(u, monster) and u.reason not in HIDING for u in observation.unknowns)
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")

@@ -89,7 +89,7 @@ def scores(observation: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from vision import draw_overlay, scan
     from vision.layout import is_monster
-    from vision.observation import ARM, GLARE
+    from vision.observation import ARM, GLARE, HIDING
 
     table = parse_table(args.table, args.marker_mm, args.players)
     frame = read_image(args.image)
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     monster = (obs.layout or {}).get("monster")
     unknowns = [u for u in obs.unknowns if not is_monster(u, monster)]
     print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, "
-          f"{sum(u.reason not in (GLARE, ARM) for u in unknowns)} unknown"
+          f"{sum(u.reason not in HIDING for u in unknowns)} unknown"
           f"{', the Monster' if monster else ''} (marker fit {obs.reprojection_error_px:.2f} px)")
     for it in sorted(obs.items, key=lambda i: (i.center_mm[1], i.center_mm[0])):
         print(f"  {it.id:24} {it.rotation:6.1f} deg  at ({it.center_mm[0]:6.1f}, {it.center_mm[1]:6.1f}) mm  "
