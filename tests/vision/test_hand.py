@@ -62,6 +62,37 @@ def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():
     assert not arm_pixels(win, []).any()
 
 
+
+def test_a_hand_lit_otherwise_than_the_forearm_is_left_out():
+    """The fingers over a card are lit otherwise than the forearm at the table's edge whose colour
+    was taken: a quarter lighter, they are still the arm's; a band of the same lightness but of
+    another colour, joined to the outline too, is the card's own print."""
+    win = np.full((64, 46, 3), (120.0, 128.0, 128.0), np.float32)
+    colour = lab_of(SKIN_BGR)
+    lit = colour * (1.25, 1.0, 1.0)
+    win[40:, :] = lit  # the fingers, from outside the card
+    win[:6, :] = lit + np.array([0.0, 14.0, -10.0])  # the card's own band along its top side
+    out = arm_pixels(win, [Arm(tuple(colour), (2.0, 1.0, 1.0), 80.0)])
+    assert out[40:].all()
+    assert not out[:38].any()
+
+
+def test_cards_under_lit_fingers_are_read_past_them():
+    """Bench seed 1, proxy Roundabout scene 23: a hand reaching over the middle of a grid, its
+    fingers 22-25 % lighter than the forearm at the table's edge. ra-19 and ra-02, a fifth and a
+    quarter under the fingers, were listed unsure (0.71, 0.64); read past them they count."""
+    from tests.vision.test_scan import bench_scene, near
+    from vision import scan
+
+    pack, frame, truth = bench_scene("roundabout", 23, seed=1)
+    obs = scan(frame, "roundabout", pack=pack)
+    for cid in ("ra-19", "ra-02"):
+        (t,) = [t for t in truth.items if t.id == cid]
+        assert any(it.id == cid and near(it.center_mm, t.center_mm, 5) for it in obs.items), cid
+    for it in obs.items:  # and nothing counted is another card
+        under = [t for t in truth.items if near(it.center_mm, t.center_mm, 0.35 * min(t.size_mm))]
+        assert under and min(under, key=lambda t: t.occluded).id == it.id
+
 def under_an_arm(dy, *beside):
     """bs-11 (and the cards `beside` it, in a row) on a grey cloth, a hand reaching over its lower
     end from the table's near edge, its palm `dy` mm below the card's centre: the pack, the frame
@@ -135,7 +166,7 @@ def test_the_share_of_a_place_in_an_arms_colour():
     arm = Arm(tuple(lab_of(SKIN_BGR)), (2.0, 1.0, 1.0), 80.0)
     corners = np.array([[100, 300], [199, 300], [199, 399], [100, 399]], float)
     assert hand.share_of_arm(top, corners, [arm]) == pytest.approx(0.5, abs=0.03)
-    assert hand.share_of_arm(top, corners + np.array([300.0, 0.0]), [arm]) == 0.0
+    assert hand.share_of_arm(top, corners + np.array([300.0, 0.0]), [arm]) < 0.01  # a grain or two as light
     assert hand.share_of_arm(top, corners, []) == 0.0
     assert hand.share_of_arm(top, corners + np.array([5000.0, 0.0]), [arm]) == 0.0  # off the view: nothing
 
