@@ -19,17 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.identify import (
-    DIFFER_RATIO,
-    MARGIN,
-    SLACK,
-    CardIndex,
-    Match,
-    extract,
-    fine_shape,
-    where_they_differ,
-)
-from vision.occlusion import _same_turn
+from vision.identify import MARGIN, SLACK, CardIndex, Match, extract, fine_shape
+from vision.occlusion import best_of
 
 BAND_MM = (4.0, 16.0)  # how far inside the play area's border an arm's colour is taken ...
 CORNER_MM = 40.0  # ... away from the markers at its corners ...
@@ -169,25 +160,9 @@ def read_past_a_hand(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, 
         return None
     seen = ~covered
     scores = seen_scores(win, sc.fine, seen)
-    order = np.argsort(-scores)
-    best = int(order[0])
-    cid, rot, sym = sc.entry_id[best], int(sc.entry_rot[best]), int(sc.entry_sym[best])
-    period = 360 // sym
-    rotation = (angle_deg + rot) % 360
-    rotation = rotation % period if sym > 1 else rotation
-    if cid != match.id or not _same_turn(rotation, match.rotation, period):
+    got = best_of(sc, scores, np.argsort(-scores), angle_deg)
+    # the same card and turn, read well, and ahead of any other card and turn by the recogniser's
+    # margin (or where two designs differ, the arm left out, decides it)
+    if not got.names(match) or got.score < SURE or got.too_close(sc, MARGIN, crop, seen):
         return None
-    score = float(scores[best])
-    if score < SURE:
-        return None
-    other = next((int(o) for o in order[1:]
-                  if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), -1)
-    rival = float(scores[other]) if other >= 0 else -1.0
-    # ahead of any other card and turn by the recogniser's margin; two designs that differ only in
-    # a corner by a share of their own difference, and where they differ (the arm left out) must
-    # decide it, as the recogniser asks
-    needed = MARGIN if other < 0 else min(MARGIN, 0.45 * (1.0 - sc.templates().ncc(best, other)))
-    if score - rival < max(needed, 0.02) and (
-            other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other], seen) >= DIFFER_RATIO):
-        return None
-    return Match("sure", cid, float(rotation), score, score - rival, match.center_mm, sym, match.runner_up)
+    return got.match(match.center_mm, match)

@@ -11,12 +11,22 @@ card and rotation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.identify import DIFFER_RATIO, SLACK, CardIndex, Match, extract, fine_shape, where_they_differ
+from vision.identify import (
+    DIFFER_RATIO,
+    SLACK,
+    CardIndex,
+    Match,
+    SizeClass,
+    extract,
+    fine_shape,
+    where_they_differ,
+)
 
 TRIM = 0.2  # the share of the face left out: a car covers about a tenth of a tile
 TRIMMED_SURE = 0.85  # the trimmed correlation a reading past a piece needs ...
@@ -149,33 +159,72 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
         shift = at[k[0]] if k.size else np.zeros(2)
         c = crop_to_mm @ np.array([SLACK + w / 2 + shift[0], SLACK + h / 2 + shift[1], 1.0])
         centre = (float(c[0]), float(c[1]))
+    got = best_of(sc, scores, order, angle_deg)
+    if match.id is not None and not got.names(match):
+        return None
+    together = _together(misfit[got.best])
+    clear = got.score >= TRIMMED_SURE and together >= TOGETHER
+    square = key[0] == key[1] and any(got.score >= least and got.ahead >= ahead and together >= joined
+                                      for least, ahead, joined in SQUARE_WAYS_IN)
+    if not (clear or square):
+        return None
+    # (the piece left out where the two designs differ: a car on a crossroads' arm may hide what
+    # tells a tee from it)
+    if got.too_close(sc, TRIMMED_MARGIN, crop, _seen(misfit[got.best])):
+        return None
+    return got.match(centre, match)
+
+
+@dataclass(frozen=True)
+class Rereading:
+    """The best face of a card read again over part of it (past a piece, past an arm): its entry
+    in the size class, card, turn (degrees, within the card's period) and score, and the best
+    face of any other card or turn (`other`, -1 when there is none) and its score."""
+
+    best: int
+    card: str
+    rotation: float
+    symmetry: int
+    score: float
+    other: int
+    rival: float
+
+    @property
+    def ahead(self) -> float:
+        return self.score - self.rival
+
+    def names(self, match: Match) -> bool:
+        """Whether it names the card and turn `match` (the whole face's reading) named."""
+        return self.card == match.id and _same_turn(self.rotation, match.rotation, 360 // self.symmetry)
+
+    def too_close(self, sc: SizeClass, margin: float, crop: np.ndarray, seen: np.ndarray) -> bool:
+        """Whether it is too close to its rival to call: less than `margin` ahead (two faces that
+        differ only in a corner, a label on a crossroads turned a quarter, can never be a fixed
+        margin apart: a share of their own difference is asked, as the recogniser does), and
+        where the two designs differ (over the pixels `seen` of the face in `crop`) does not
+        decide it either."""
+        needed = margin if self.other < 0 else min(margin, 0.45 * (1.0 - sc.templates().ncc(self.best, self.other)))
+        return self.ahead < max(needed, 0.02) and (
+            self.other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[self.best], sc.fine[self.other],
+                                                seen) >= DIFFER_RATIO)
+
+    def match(self, centre: tuple[float, float], whole: Match) -> Match:
+        """The sure Match it gives at `centre` (`whole`: the whole face's reading)."""
+        return Match("sure", self.card, self.rotation, self.score, self.ahead, centre, self.symmetry, whole.runner_up)
+
+
+def best_of(sc: SizeClass, scores: np.ndarray, order: np.ndarray, angle_deg: float) -> Rereading:
+    """The best of a size class's faces by `scores` (`order`: their indices, best first) for a
+    cell turned `angle_deg`, and its nearest rival of another card or turn."""
     best = int(order[0])
     cid, rot, sym = sc.entry_id[best], int(sc.entry_rot[best]), int(sc.entry_sym[best])
     period = 360 // sym
     rotation = (angle_deg + rot) % 360
     rotation = rotation % period if sym > 1 else rotation
-    if match.id is not None and (cid != match.id or not _same_turn(rotation, match.rotation, period)):
-        return None
     other = next((int(o) for o in order[1:]
                   if sc.entry_id[o] != cid or (int(sc.entry_rot[o]) - rot) % period != 0), -1)
-    score = float(scores[best])
-    rival = float(scores[other]) if other >= 0 else -1.0
-    # two faces that differ only in a corner (a label on a crossroads turned a quarter) can never
-    # be a fixed margin apart: ask for a share of their own difference, as the recogniser does
-    needed = TRIMMED_MARGIN if other < 0 else min(TRIMMED_MARGIN, 0.45 * (1.0 - sc.templates().ncc(best, other)))
-    together = _together(misfit[best])
-    clear = score >= TRIMMED_SURE and together >= TOGETHER
-    square = key[0] == key[1] and any(score >= least and score - rival >= ahead and together >= joined
-                                      for least, ahead, joined in SQUARE_WAYS_IN)
-    if not (clear or square):
-        return None
-    if score - rival < max(needed, 0.02) and (
-            other < 0 or where_they_differ(crop, (SLACK, SLACK), sc.fine[best], sc.fine[other],
-                                           _seen(misfit[best])) >= DIFFER_RATIO):
-        # too close to call on the faces, and where the two designs differ, the piece left out,
-        # does not decide it (a car on a crossroads' arm: it may hide what tells a tee from it)
-        return None
-    return Match("sure", cid, float(rotation), score, score - rival, centre, sym, match.runner_up)
+    return Rereading(best, cid, float(rotation), sym, float(scores[best]), other,
+                     float(scores[other]) if other >= 0 else -1.0)
 
 
 def _kept(misfit: np.ndarray, trim: float) -> np.ndarray:

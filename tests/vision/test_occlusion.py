@@ -52,6 +52,31 @@ def test_a_reading_far_ahead_passes_with_a_piece_in_two_blobs():
     assert AHEAD_TOGETHER <= _together(misfit[0]) < TOGETHER
 
 
+
+def test_a_rereadings_rival_is_another_card_or_turn():
+    """The best face read again, and its rival: a card that looks the same turned half round (two
+    entries, one turn) has no rival in itself; the next other card is it. The reading names the
+    whole face's card and turn only when both agree (within the card's period)."""
+    from types import SimpleNamespace
+
+    from vision.identify import Match
+    from vision.occlusion import best_of
+
+    sc = SimpleNamespace(entry_id=["a", "a", "a", "b"], entry_rot=np.array([0, 180, 90, 0]),
+                         entry_sym=np.array([2, 2, 2, 1]))
+    scores = np.array([0.9, 0.89, 0.7, 0.8])
+    got = best_of(sc, scores, np.argsort(-scores), 10.0)
+    assert (got.card, got.rotation, got.other, got.rival) == ("a", 10.0, 3, 0.8)
+    assert got.ahead == pytest.approx(0.1)
+    assert got.names(Match("unsure", "a", 190.0, 0.6, 0.0, (0.0, 0.0), 2))  # half round: the same turn
+    assert not got.names(Match("unsure", "a", 100.0, 0.6, 0.0, (0.0, 0.0), 2))
+    assert not got.names(Match("unsure", "b", 10.0, 0.6, 0.0, (0.0, 0.0), 1))
+    sure = got.match((5.0, 6.0), Match("unsure", "a", 10.0, 0.6, 0.0, (0.0, 0.0), 2, "b"))
+    assert (sure.status, sure.id, sure.score, sure.center_mm, sure.symmetry, sure.runner_up) == \
+        ("sure", "a", 0.9, (5.0, 6.0), 2, "b")
+    alone = best_of(sc, np.array([0.9, 0.89, 0.7, 0.8])[:2], np.array([0, 1]), 0.0)
+    assert (alone.other, alone.rival) == (-1, -1.0)
+
 def test_where_two_designs_differ_is_compared_without_the_piece():
     """Two faces alike but for a band: a crop of the first with a bright piece on it is told
     from the second where they differ, the piece's pixels left out (and standardised without
