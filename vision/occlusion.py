@@ -6,7 +6,8 @@ see. `read_past_a_piece` compares the crop with every face of the size class onc
 out the pixels that each face explains worst (TRIM of them), and accepts the reading only when
 the worst of those lie together in one blob (a piece, not a pattern of differences), the
 trimmed face is the same card the whole face preferred, and it is clearly ahead of every other
-card and rotation.
+card and rotation. Those last steps (`best_of`, `Rereading`) are shared with the reading past an
+arm (vision.hand), which leaves out what is known to be the arm instead.
 """
 
 from __future__ import annotations
