@@ -62,7 +62,6 @@ def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():
     assert not arm_pixels(win, []).any()
 
 
-
 def test_a_hand_lit_otherwise_than_the_forearm_is_left_out():
     """The fingers over a card are lit otherwise than the forearm at the table's edge whose colour
     was taken: a quarter lighter, they are still the arm's; a band of the same lightness but of
@@ -92,6 +91,7 @@ def test_cards_under_lit_fingers_are_read_past_them():
     for it in obs.items:  # and nothing counted is another card
         under = [t for t in truth.items if near(it.center_mm, t.center_mm, 0.35 * min(t.size_mm))]
         assert under and min(under, key=lambda t: t.occluded).id == it.id
+
 
 def under_an_arm(dy, *beside):
     """bs-11 (and the cards `beside` it, in a row) on a grey cloth, a hand reaching over its lower

@@ -52,7 +52,6 @@ def test_a_reading_far_ahead_passes_with_a_piece_in_two_blobs():
     assert AHEAD_TOGETHER <= _together(misfit[0]) < TOGETHER
 
 
-
 def test_a_rereadings_rival_is_another_card_or_turn():
     """The best face read again, and its rival: a card that looks the same turned half round (two
     entries, one turn) has no rival in itself; the next other card is it. The reading names the
@@ -74,8 +73,10 @@ def test_a_rereadings_rival_is_another_card_or_turn():
     sure = got.match((5.0, 6.0), Match("unsure", "a", 10.0, 0.6, 0.0, (0.0, 0.0), 2, "b"))
     assert (sure.status, sure.id, sure.score, sure.center_mm, sure.symmetry, sure.runner_up) == \
         ("sure", "a", 0.9, (5.0, 6.0), 2, "b")
-    alone = best_of(sc, np.array([0.9, 0.89, 0.7, 0.8])[:2], np.array([0, 1]), 0.0)
+    # its own other turn alone: no rival at all
+    alone = best_of(sc, np.array([0.9, 0.89]), np.array([0, 1]), 0.0)
     assert (alone.other, alone.rival) == (-1, -1.0)
+
 
 def test_where_two_designs_differ_is_compared_without_the_piece():
     """Two faces alike but for a band: a crop of the first with a bright piece on it is told
