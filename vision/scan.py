@@ -774,7 +774,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # a region an arm or a hand is joined to, unless held)
             # (a reading of no card is taken where its cell lies: its centre followed the wrong face)
             # A place beside a clear card, grown from it or of another split, is read so too when
-            # its whole face named a card (then the reading past the piece must name the same one):
+            # its whole face named a card (then the reading past the piece must name the same one,
+            # unless the whole face was below the recogniser's bar):
             # tiles under cars on a board whose places were found from its sure tiles, and on a
             # board a hand reaches into
             clear = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
