@@ -1097,7 +1097,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if area < MIN_PIECE_MM2 * px_per_mm**2:
             continue
         comp = (labels[y:y + h, x:x + w] == lab).astype(np.uint8) * 255
-        if FRAGMENT * smallest <= area < 0.45 * smallest:
+        # a fragment of print is followed into its card (see FRAGMENT), and so is a larger part of
+        # a card that fits no card (a photo-like home base whose upper half is about the wood's
+        # colour left its lower half, 28 x 50 mm, as something not card-shaped)
+        part = 0.45 * smallest <= area < 0.8 * smallest and not _fits(comp, x, y, size_keys, px_per_mm, edges)[0]
+        if FRAGMENT * smallest <= area < 0.45 * smallest or part:
             # (a fragment as strong as a piece too: a green tile's road and arrow, 2.6, on green
             # felt; and any fragment on a patterned cloth, whose mask has no graded strength, is
             # followed into the mask's own pieces within a frame's gap. It stays a piece as well,

@@ -774,6 +774,29 @@ def test_a_green_tile_whose_road_stands_out_like_a_piece_is_completed():
     check_against_truth(obs, truth, recall=0.7)
 
 
+
+def test_half_a_tile_the_colour_of_the_wood_is_completed():
+    """A photo-like home base whose upper half is about the wood's colour (bench seed 3, scene 10):
+    the mask held its lower half, 28 x 50 mm, too big to be followed into its card as a fragment
+    of print is (under 0.45 of the smallest card) and too small to fit one, so it was left as
+    something not card-shaped. A piece of that size that fits no card is followed too."""
+    pack, frame, truth = bench_scene("monsterhighway", 10, photo=True, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    (home,) = [t for t in truth.items if t.id == "home-base-se"]
+    assert any(it.id == "home-base-se" and near(it.center_mm, home.center_mm, 5) for it in obs.items)
+    check_against_truth(obs, truth, recall=0.85)
+
+
+def test_half_a_card_that_fits_a_card_is_not_followed_as_a_fragment():
+    """A photo-like Big Sur starter card in deep shade on wood (bench seed 2, scene 23): the mask
+    holds its lit part, under 0.8 of a landmark tile, which fits the card it is. Followed into the
+    weaker difference around it, it became a 50 mm place read as no card and the card was lost:
+    only a piece that fits no card is followed."""
+    pack, frame, truth = bench_scene("bigsur", 23, photo=True, seed=2)
+    obs = scan(frame, "bigsur", pack=pack)
+    (card,) = [t for t in truth.items if t.id == "bs-starter-stone"]
+    assert any(it.id == "bs-starter-stone" and near(it.center_mm, card.center_mm, 5) for it in obs.items)
+
 def test_cells_that_look_like_no_card_are_not_read_again_turned(monkeypatch):
     """The bench's latency table on a plain grey cloth: one card's grey road band matches the
     cloth, its region is first split as 50 mm tiles, and each of those cells read as nothing
