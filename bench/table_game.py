@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-
 def camera(image: Any) -> Any:
     """A camera that always shows ``image``."""
 

@@ -220,7 +220,6 @@ def test_a_cell_off_its_card_is_moved_onto_the_card_edges(offset):
     assert np.hypot(on.center_mm[0] - want[0], on.center_mm[1] - want[1]) < 2.5
 
 
-
 def test_a_lattice_is_laid_on_the_edges_the_picture_shows():
     """Lines 50 px apart whose strongest edges start 17 px in: the lattice's first line is put at
     17 - 50 (at or before 0); a profile with no edges gives no lattice."""

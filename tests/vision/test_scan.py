@@ -653,6 +653,7 @@ def test_recentred_takes_a_sure_reading_where_the_face_fitted_and_nothing_less()
                 (cell, match("unknown", 0.3, (108.0, 100.0)))]
     assert scan_module._recentred(readings, look) == readings and looked == []
 
+
 def test_clear_cards_in_a_region_no_grid_explains_count_from_0_85():
     """Highwayman piles side by side under glare (bench seed 3, scene 21) join into one region no
     grid explains, cut into cells on its sides: the York route's London card (0.89) and the
@@ -774,7 +775,6 @@ def test_a_green_tile_whose_road_stands_out_like_a_piece_is_completed():
     check_against_truth(obs, truth, recall=0.7)
 
 
-
 def test_half_a_tile_the_colour_of_the_wood_is_completed():
     """A photo-like home base whose upper half is about the wood's colour (bench seed 3, scene 10):
     the mask held its lower half, 28 x 50 mm, too big to be followed into its card as a fragment
@@ -796,6 +796,7 @@ def test_half_a_card_that_fits_a_card_is_not_followed_as_a_fragment():
     obs = scan(frame, "bigsur", pack=pack)
     (card,) = [t for t in truth.items if t.id == "bs-starter-stone"]
     assert any(it.id == "bs-starter-stone" and near(it.center_mm, card.center_mm, 5) for it in obs.items)
+
 
 def test_cells_that_look_like_no_card_are_not_read_again_turned(monkeypatch):
     """The bench's latency table on a plain grey cloth: one card's grey road band matches the
