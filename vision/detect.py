@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1088,6 +1089,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     consumed |= inner
                     hulls.add(n + blab)
     completed: set[int] = set()  # labels of work grown from a fragment (see _completed)
+    fitted: dict[int, Any] = {}  # the fits already tried of a piece's label
     longest = max((k[1] for k in size_keys), default=88.0) * px_per_mm
     largest = max((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     for lab in range(1, n):
@@ -1100,7 +1102,10 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         # a fragment of print is followed into its card (see FRAGMENT), and so is a larger part of
         # a card that fits no card (a photo-like home base whose upper half is about the wood's
         # colour left its lower half, 28 x 50 mm, as something not card-shaped)
-        part = 0.45 * smallest <= area < 0.8 * smallest and not _fits(comp, x, y, size_keys, px_per_mm, edges)[0]
+        part = 0.45 * smallest <= area < 0.8 * smallest
+        if part:
+            fitted[lab] = _fits(comp, x, y, size_keys, px_per_mm, edges)  # (kept for the region below)
+            part = not fitted[lab][0]
         if FRAGMENT * smallest <= area < 0.45 * smallest or part:
             # (a fragment as strong as a piece too: a green tile's road and arrow, 2.6, on green
             # felt; and any fragment on a patterned cloth, whose mask has no graded strength, is
@@ -1143,7 +1148,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                         and thin >= PIECE_SHORT_MM and thick <= PIECE_ELONGATED * thin):
                     pieces.append(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm))
                 continue
-        fits, pts, (origin, u, v, l1, l2) = _fits(comp, x, y, size_keys, px_per_mm, edges)
+        fits, pts, (origin, u, v, l1, l2) = fitted.pop(lab) if lab in fitted else _fits(comp, x, y, size_keys,
+                                                                                         px_per_mm, edges)
         # Convex, but short of filling its rectangle: a disc (a coaster), an oval, no cards,
         # whose union is a rectangle when it is convex. A coaster cut into four 50 mm cells read
         # as a Landmark tile at 0.85: its cells are only hypotheses (see Region.loose). One the

@@ -134,6 +134,15 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
     scores, misfit = _trimmed_scores(win, sc.fine, TRIM)
     order = np.argsort(-scores)
     centre = match.center_mm
+    got = best_of(sc, scores, order, angle_deg)
+    if match.id is not None and not got.names(match):
+        if match.score >= ACCEPT or key[0] != key[1]:
+            return None
+        # a whole face below the recogniser's own bar names nothing the reading past the piece
+        # must agree with: the tile is read as if it had been read as no card (a car on a straight
+        # road left home-base-se ahead at 0.46; past the car, the straight road 0.95, 0.42 ahead:
+        # bench seed 4, photo-like Monster Highway 5)
+        match = dataclasses.replace(match, id=None, runner_up=match.id)
     if match.id is None:
         # no reading to start from, so no place refined by one either: the few faces that fit
         # best are also tried a little off the cell's centre (a tile whose trimmed fit is 0.80
@@ -163,16 +172,7 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
         shift = at[k[0]] if k.size else np.zeros(2)
         c = crop_to_mm @ np.array([SLACK + w / 2 + shift[0], SLACK + h / 2 + shift[1], 1.0])
         centre = (float(c[0]), float(c[1]))
-    got = best_of(sc, scores, order, angle_deg)
-    if match.id is not None and not got.names(match):
-        if match.score >= ACCEPT or key[0] != key[1]:
-            return None
-        # a whole face below the recogniser's own bar names nothing the reading past the piece
-        # must agree with: the tile is read as if it had been read as no card (a car on a straight
-        # road left home-base-se ahead at 0.46; past the car, the straight road 0.95, 0.42 ahead:
-        # bench seed 4, photo-like Monster Highway 5)
-        return read_past_a_piece(index, frame, to_image, angle_deg, key,
-                                 dataclasses.replace(match, id=None, runner_up=match.id))
+        got = best_of(sc, scores, order, angle_deg)
     together = _together(misfit[got.best])
     clear = got.score >= TRIMMED_SURE and together >= TOGETHER
     square = key[0] == key[1] and any(got.score >= least and got.ahead >= ahead and together >= joined
