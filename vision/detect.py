@@ -464,8 +464,16 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         # describe it instead as the set of colours found all over the table.
         # (lit evenly: see _pattern_mask; the cloth's light around each place is a wide mean of
         # its blocks, as a median flips between the two tones of a check)
-        mask = _pattern_mask(lab, px_per_mm, blocks, cv2.GaussianBlur(blocks[:, :, 0], (0, 0), 4.0))
-        strength = np.where(mask > 0, np.float32(2 * FAINT), np.float32(0))
+        mask, graded = _pattern_mask(lab, px_per_mm, blocks, cv2.GaussianBlur(blocks[:, :, 0], (0, 0), 4.0))
+        # what the mask holds counts as one strength, above FAINT and PIECE_STRENGTH alike; what
+        # it leaves keeps how far it is from the cloth's colours (under the threshold), so a
+        # fragment of a card can be followed into the rest of it (see _completed): part of a home
+        # base the colour of a strongly grained wood's tone was simply cloth
+        # (with OpenCV: the same values as where(mask > 0, 2 * FAINT, min(graded, 0.99)), as the
+        # graded map is never negative, at about half the cost of numpy's where)
+        strength = cv2.resize(graded, (w, h), interpolation=cv2.INTER_LINEAR)
+        cv2.min(strength, 0.99, dst=strength)
+        cv2.max(strength, cv2.multiply(mask, 1.0, scale=2 * FAINT / 255, dtype=cv2.CV_32F), dst=strength)
         r = max(1, round(2.5 * px_per_mm))
     else:
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -588,11 +596,13 @@ def _sample_at(n: int) -> np.ndarray:
 
 
 def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = None,
-                  light: np.ndarray | None = None) -> np.ndarray:
+                  light: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Foreground on a patterned cloth: colours far from every colour that is spread all over
     the table. Cards cover a minority of places, so their colours are not spread everywhere.
     `looks`: the table in Lab at 25 mm blocks; with it, the cloth's colours learned on this same
-    table before are refitted instead of learned from scratch (see CLOTH_MOVED)."""
+    table before are refitted instead of learned from scratch (see CLOTH_MOVED). Returns the
+    0/255 mask at the size of `lab`, and each place's distance from the nearest cloth colour in
+    units of the mask's threshold, at a third of a px per mm."""
     h, w = lab.shape[:2]
     # at a third of a px per mm whatever the view's scale: the colours are learned from the same
     # detail, at the same cost, at any detection scale
@@ -653,8 +663,9 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     is_cloth[cloth] = True
     member = is_cloth[nearest.ravel()]
     scale = float(np.median(own[member])) if member.any() else 5.0
-    fg = (dmin > max(12.0, 4.0 * scale)).reshape(hh, hw).astype(np.uint8) * 255
-    return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST)
+    cut = max(12.0, 4.0 * scale)
+    fg = (dmin > cut).reshape(hh, hw).astype(np.uint8) * 255
+    return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST), (dmin / cut).reshape(hh, hw).astype(np.float32)
 
 
 def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool = True) -> np.ndarray:
@@ -1108,8 +1119,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             part = not fitted[lab][0]
         if FRAGMENT * smallest <= area < 0.45 * smallest or part:
             # (a fragment as strong as a piece too: a green tile's road and arrow, 2.6, on green
-            # felt; and any fragment on a patterned cloth, whose mask has no graded strength, is
-            # followed into the mask's own pieces within a frame's gap. It stays a piece as well,
+            # felt; and any fragment on a patterned cloth, whose mask holds one strength, is
+            # followed into the weaker difference from its colours around it. It stays a piece as well,
             # since a car alone on a green tile is one; the card grown from it is a split the
             # recogniser must confirm)
             grown = _completed(strength, comp, x, y, smallest, largest, longest, px_per_mm)

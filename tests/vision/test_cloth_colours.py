@@ -115,3 +115,37 @@ def test_only_the_last_tables_colours_are_kept(kmeans_calls):
         detect._pattern_mask(lab, 1.0, looks)
     assert len(detect._CLOTH) == detect.CLOTH_KEPT
     assert [k[:2] for k in detect._CLOTH] == [(h // 3, w // 3) for h, w in shapes[-detect.CLOTH_KEPT:]]
+
+
+def test_what_a_patterned_cloths_mask_leaves_keeps_how_far_it_is_from_the_cloth(monkeypatch):
+    """The patterned-cloth path's mask holds one strength; what it leaves was all 0, so a
+    fragment of a card (half a home base the colour of a strongly grained wood's tone) had
+    nothing weaker to be followed into (see detect._completed). Three patches of the wood blended
+    with a little blue, more and more (2, 4, 7 %): each differs from the cloth more than the
+    last, the last enough for a fragment to be followed into it, and the bare wood stays under
+    that."""
+    frame = wood_table(4)
+    cal = calibrate(frame)
+    top = detect.rectify(frame, cal)
+    blue = np.array([200, 60, 20], np.float32)
+    patches = []
+    for share, x in ((0.02, 300), (0.04, 500), (0.07, 700)):
+        part = top[340:400, x - 30:x + 30].astype(np.float32)
+        top[340:400, x - 30:x + 30] = np.clip((1 - share) * part + share * blue, 0, 255).astype(np.uint8)
+        patches.append((slice(345, 395), slice(x - 25, x + 25)))
+    real, calls = detect._pattern_mask, []
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(detect, "_pattern_mask", spy)
+    detect.forget_cloth()
+    _, strength = detect.foreground(top, cal.table.marker_mm)
+    assert calls  # (the wood is read as a patterned cloth)
+    # (what the mask holds, before it is smoothed, is one strength; the rest is under 1)
+    assert np.all((strength == np.float32(2 * detect.FAINT)) | (strength < 1.0))
+    medians = [float(np.median(strength[p])) for p in patches]
+    assert 0.0 < medians[0] < medians[1] < medians[2] < 1.0, medians
+    bare = float(np.median(strength[300:330, 150:850]))
+    assert bare < detect.LOW_STRENGTHS[0] < medians[2], (bare, medians)
