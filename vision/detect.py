@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import hand
 from vision.calibration import Calibration
 from vision.kept import trim
 
@@ -57,6 +58,7 @@ FAINT = 1.4  # a blob that differs from the cloth by less than this (times the t
 FRAGMENT = 0.15
 LOW_STRENGTHS = (0.5, 0.7)
 FRAME_GAP_MM = 5.0  # ... bridging gaps this wide in the card's frame
+ARM_EDGE_MM = 2.0  # an arm taken out of the mask: with this much of its blurred edge
 LIGHTNESS = 0.35  # a difference from the cloth: lightness's square counts this much against colour's
 SHADOW = 0.5  # how much darker than the cloth a shadow may make it
 SHARP_DARK = 0.2  # ... unless its side rises this share of its depth per px (half scale): a dark card
@@ -125,6 +127,8 @@ class Region:
     # its best grid explains less of it than a clean row would (see WEAK_EXPLAINED): a split only
     # the recogniser can confirm
     weak: bool = False
+    # a part of a region an arm joins, split without the arm (see find and Detection.beside_arm)
+    beside_arm: bool = False
 
 
 @dataclass
@@ -149,6 +153,12 @@ class Detection:
     # art matches the cloth leaves a hole open to the outside, which no filling closes. They are
     # no cards of any split: a sure reading there counts, anything else is the cloth.
     partial: list[Candidate] = field(default_factory=list)
+    # the colours of what reaches onto the table from beyond its edge (vision.hand.arms)
+    arms: list[hand.Arm] = field(default_factory=list)
+    # the cells of the parts of regions an arm joins, split without the arm (see find): a card
+    # there counts only where no region reads one for sure, and only when read sure with a clear
+    # score (vision.scan); what else is read there is the whole region's to report
+    beside_arm: list[Candidate] = field(default_factory=list)
 
     def snap(self, cells: Sequence[Candidate]) -> list[Candidate]:
         """Cells moved onto the card edges the picture shows, two landing on one card kept once."""
@@ -472,8 +482,10 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         # (with OpenCV: the same values as where(mask > 0, 2 * FAINT, min(graded, 0.99)), as the
         # graded map is never negative, at about half the cost of numpy's where)
         strength = cv2.resize(graded, (w, h), interpolation=cv2.INTER_LINEAR)
-        cv2.min(strength, 0.99, dst=strength)
-        cv2.max(strength, cv2.multiply(mask, 1.0, scale=2 * FAINT / 255, dtype=cv2.CV_32F), dst=strength)
+        # (OpenCV takes a scalar for a plane here; its type stubs do not say so)
+        cv2.min(strength, 0.99, dst=strength)  # type: ignore[call-overload]
+        cv2.max(strength, cv2.multiply(mask, 1.0, scale=2 * FAINT / 255, dtype=cv2.CV_32F),  # type: ignore[call-overload]
+                dst=strength)
         r = max(1, round(2.5 * px_per_mm))
     else:
         bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -1057,6 +1069,15 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2,
                                 unlit=None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm))
+    # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
+    # without it (None when there is none)
+    arms = hand.arms(top, mask, px_per_mm)
+    armless = None
+    if arms:
+        arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)
+        if arm.any():
+            armless = mask.copy()
+            armless[cv2.dilate(arm.view(np.uint8), _disc(ARM_EDGE_MM, px_per_mm)) > 0] = 0
     n, labels, stats, _ = _components(mask)
     work: list[tuple[np.ndarray, int, int, int, int]] = []  # (mask, x, y, area, label)
     hulls: set[int] = set()  # labels of work whose mask is a hull (see _hull)
@@ -1099,6 +1120,22 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     work.append((hull, x, y, area, n + blab))
                     consumed |= inner
                     hulls.add(n + blab)
+    # A hand reaching over the table joins the cards it touches into one region with the arm, cut
+    # into cells along the arm's slant: a card beside the fingers, in plain view, was read nowhere.
+    # Each part of such a region that is left when the arm is taken out, at least half a card, is
+    # split into cards too, apart from the regions' own cells (Detection.beside_arm; the region
+    # itself stays, so what lies under the arm is still reported), and one that fits no card is
+    # no unknown of its own.
+    beside_arm: set[int] = set()
+    if armless is not None:
+        joined = set(np.unique(labels[(armless == 0) & (mask > 0)]).tolist()) - {0}
+        _, alabels, astats, _ = _components(armless)
+        for k in (np.flatnonzero(astats[1:, 4] >= 0.5 * smallest) + 1).tolist():
+            x, y, w, h, area = (int(v) for v in astats[k])
+            comp = (alabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
+            if int(labels[y, x + int(np.argmax(comp[0] > 0))]) in joined:
+                work.append((comp, x, y, area, n + bn + n + k))
+                beside_arm.add(n + bn + n + k)
     completed: set[int] = set()  # labels of work grown from a fragment (see _completed)
     fitted: dict[int, Any] = {}  # the fits already tried of a piece's label
     longest = max((k[1] for k in size_keys), default=88.0) * px_per_mm
@@ -1134,6 +1171,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
 
     candidates: list[Candidate] = []
     partial: list[Candidate] = []
+    beside: list[Candidate] = []
     blobs: list[Region] = []
     pieces: list[Region] = []
     regions: dict[int, Region] = {}
@@ -1183,7 +1221,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             if faint or lab in completed:
                 continue
             blob = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)
-            blobs.append(blob)
+            if lab not in beside_arm:  # (that is its whole region's to report)
+                blobs.append(blob)
             if area >= 1.3 * smallest:
                 # Cards may still be in there, joined by a hand or a shadow: propose card-sized
                 # cells anchored on the region's straight sides and let the recogniser decide.
@@ -1191,12 +1230,15 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 tried = _distinct_splits(loose, lab, px_per_mm, LOOSE_ALTERNATIVES)
                 if tried:
                     comps[lab] = (comp, x, y)
-                    regions[lab] = dataclasses.replace(blob, loose=True)
+                    regions[lab] = dataclasses.replace(blob, loose=True, beside_arm=lab in beside_arm)
+                    if lab in beside_arm:
+                        beside += tried[0]
+                        continue
                     candidates += tried[0]
                     alternatives[lab] = tried[1:]
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
-                                           faint=faint, weak=fits[0][0].score < 0 or hulled)
+                                           faint=faint, weak=fits[0][0].score < 0 or hulled, beside_arm=lab in beside_arm)
         comps[lab] = (comp, x, y)
         distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
         for g, fr in fits:  # both frames often give the same split: try each split once
@@ -1208,6 +1250,9 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             # the lattice on the tiles' own sides is another way to split it
             ranked += [c for c in _distinct_splits(_loose_fits(comp, x, y, size_keys, px_per_mm, edges, edge_only=True),
                                                    lab, px_per_mm, 2) if not any(_same_cells(c, r) for r in ranked)]
+        if lab in beside_arm:
+            beside += ranked[0]
+            continue
         candidates += ranked[0]
         # (each split's: the recogniser may take another split than the first)
         for g, fr in distinct[:MAX_ALTERNATIVES]:
@@ -1218,9 +1263,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         alternatives[lab] = ranked[1:]
         if area < 0.8 * max(k[0] * k[1] for k in size_keys) * px_per_mm**2:
             partial += _flush_cells(origin, u, v, l1, l2, size_keys, lab, px_per_mm)
-    det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges)
+    det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges,
+                    arms=arms)
     det.candidates = det.snap(candidates)
     det.partial = det.snap(partial)
+    det.beside_arm = det.snap(beside)
     return det
 
 

@@ -116,11 +116,15 @@ def share_of_arm(top: np.ndarray, corners_px: np.ndarray, found: list[Arm]) -> f
     return float((_near(lab, found) & (inside > 0)).sum()) / n if n else 0.0
 
 
-def arm_pixels(win: np.ndarray, found: list[Arm]) -> np.ndarray:
+def arm_pixels(win: np.ndarray, found: list[Arm], within: np.ndarray | None = None) -> np.ndarray:
     """The pixels of a card's window (h, w, 3, Lab) that are an arm's: of an arm's colour and
-    joined through such pixels to the window's outline (an arm comes over a card from outside it)."""
+    joined through such pixels to the window's outline (an arm comes over a card from outside it).
+    `within`: only pixels where this (h, w) is not 0 count (the foreground mask, for the whole
+    view: the cloth beside an arm may be of its colour too)."""
     h, w = win.shape[:2]
     near = _near(win, found)
+    if within is not None:
+        near &= within > 0
     near_u8 = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, _, _ = cv2.connectedComponentsWithStats(near_u8, connectivity=8)
     if count <= 1:

@@ -62,6 +62,23 @@ def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():
     assert not arm_pixels(win, []).any()
 
 
+def test_within_the_mask_only_the_arms_colour_joined_to_the_outline_is_the_arm():
+    """For the whole view: the cloth beside an arm may be of its colour; only what the foreground
+    mask holds is taken, so a card joined to the arm only through the cloth keeps its own pixels."""
+    win = np.full((100, 100, 3), (120.0, 128.0, 128.0), np.float32)
+    colour = lab_of(SKIN_BGR)
+    win[60:, 40:60] = colour  # the arm, from the bottom edge
+    win[:, 80:] = colour  # a strip of cloth of the arm's colour, along the right edge
+    win[20:40, 80:95] = colour  # ... and a card of it lying on that strip
+    within = np.zeros((100, 100), np.uint8)
+    within[60:, 40:60] = 255
+    within[20:40, 80:95] = 255
+    out = arm_pixels(win, [Arm(tuple(colour), (2.0, 1.0, 1.0), 80.0)], within)
+    assert out[62:, 42:58].all()
+    assert not out[:, 70:].any()
+    assert arm_pixels(win, [Arm(tuple(colour), (2.0, 1.0, 1.0), 80.0)])[:, 82:].all()
+
+
 def test_a_hand_lit_otherwise_than_the_forearm_is_left_out():
     """The fingers over a card are lit otherwise than the forearm at the table's edge whose colour
     was taken: a quarter lighter, they are still the arm's; a band of the same lightness but of
@@ -207,3 +224,21 @@ def test_a_reading_past_the_arm_is_the_correlation_of_what_is_seen():
         a = win[seen] - win[seen].mean(axis=0)
         t = faces[e][seen] - faces[e][seen].mean(axis=0)
         assert got[e] == pytest.approx(float((a * t).sum() / np.sqrt((a * a).sum() * (t * t).sum())), abs=1e-4)
+
+
+@pytest.mark.parametrize("i,cid", [(92, "hm-holyhead-2"), (14, "hm-york-3")])
+def test_a_card_beside_the_hand_that_joins_it_to_the_arm_is_read(i, cid):
+    """Bench seed 3, photo-like Highwayman 92 and 14 on patterned cloths: a hand reaching between
+    the route piles joined the pile tops beside its fingers, in plain view, into one region with
+    the arm, cut into cells along the arm's slant, and the card was read nowhere. What is left of
+    that region without the arm is split into cards too."""
+    from tests.vision.test_scan import bench_scene, near
+    from vision import scan
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene("highwayman", i, photo=True, seed=3)
+    obs = scan(frame, "highwayman", pack=pack)
+    (card,) = [t for t in truth.items if t.id == cid]
+    assert any(it.id == cid and near(it.center_mm, card.center_mm, 5) for it in obs.items)
+    # the arm is still reported where it lies: named (92), or as the region it joins (14, as before)
+    assert any(u.reason == ARM or max(u.size_mm) > 150 for u in obs.unknowns)
