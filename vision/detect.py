@@ -127,8 +127,6 @@ class Region:
     # its best grid explains less of it than a clean row would (see WEAK_EXPLAINED): a split only
     # the recogniser can confirm
     weak: bool = False
-    # a part of a region an arm joins, split without the arm (see find and Detection.beside_arm)
-    beside_arm: bool = False
 
 
 @dataclass
@@ -1230,7 +1228,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 tried = _distinct_splits(loose, lab, px_per_mm, LOOSE_ALTERNATIVES)
                 if tried:
                     comps[lab] = (comp, x, y)
-                    regions[lab] = dataclasses.replace(blob, loose=True, beside_arm=lab in beside_arm)
+                    regions[lab] = dataclasses.replace(blob, loose=True)
                     if lab in beside_arm:
                         beside += tried[0]
                         continue
@@ -1238,7 +1236,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     alternatives[lab] = tried[1:]
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
-                                           faint=faint, weak=fits[0][0].score < 0 or hulled, beside_arm=lab in beside_arm)
+                                           faint=faint, weak=fits[0][0].score < 0 or hulled)
         comps[lab] = (comp, x, y)
         distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
         for g, fr in fits:  # both frames often give the same split: try each split once

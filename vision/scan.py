@@ -716,20 +716,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # what reaches onto the table from beyond its edge (an arm, found by detection): a card it
     # covers in part is read again without it (see vision.hand)
     arms = det.arms
-    # the cards beside an arm, their region split without it (see detect.find): a place there
-    # counts when read sure with a clear score where no region reads a card for sure, and what
-    # another region read there otherwise gives way to it
-    for cand in det.beside_arm:
-        if any(not _apart(cand, o) for found in by_region.values() for o, om in found if om.status == "sure"):
-            continue
-        least = LOOSE_COUNTED if det.regions[cand.region].loose else WEAK_SURE
-        c, m = look(cand)
-        if m.id is not None and (m.status != "sure" or m.score < least):
-            m = hand.read_past_a_hand(index, frame, cal.homography, c.angle_deg, c.size_key, m, arms) or m
-        if m.status == "sure" and m.score >= least:
-            for region, found in by_region.items():
-                by_region[region] = [(o, om) for o, om in found if om.status == "sure" or _apart(o, c)]
-            by_region.setdefault(c.region, []).append((c, m))
 
     def past_an_arm(found: list[tuple[detect.Candidate, Match]], counted_from: float) -> list[tuple[detect.Candidate, Match]]:
         """Each place whose reading names a card that would not count (below `counted_from`)
@@ -739,10 +725,22 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         return [(c, (hand.read_past_a_hand(index, frame, cal.homography, c.angle_deg, c.size_key, m, arms) or m)
                  if m.id is not None and (m.status != "sure" or m.score < counted_from) else m) for c, m in found]
 
-    for region, found in by_region.items():
-        if det.regions[region].beside_arm:
-            obs.items += [_item(m, index) for _, m in found]  # (each read sure, clearly: see above)
+    # the cards beside an arm, their region split without it (see detect.find): a place there
+    # counts when read sure with a clear score where no region reads a card for sure, and what
+    # another region read there otherwise gives way to it (listed after every region's cards)
+    past_arm: dict[int, list[tuple[detect.Candidate, Match]]] = {}
+    for cand in det.beside_arm:
+        if any(not _apart(cand, o) for found in [*by_region.values(), *past_arm.values()] for o, om in found
+               if om.status == "sure"):
             continue
+        least = LOOSE_COUNTED if det.regions[cand.region].loose else WEAK_SURE
+        ((c, m),) = past_an_arm([look(cand)], least)
+        if m.status == "sure" and m.score >= least:
+            for region, found in by_region.items():
+                by_region[region] = [(o, om) for o, om in found if om.status == "sure" or _apart(o, c)]
+            past_arm.setdefault(c.region, []).append((c, m))
+
+    for region, found in by_region.items():
         if det.regions[region].loose:
             # cells guessed inside a region no grid explains (the region is already reported as
             # unknown): a match there was once a wrong card or a phantom in 5 of 100 scenes (those
@@ -820,6 +818,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 short, long_ = cand.size_key
                 obs.unknowns.append(Unknown((round(cand.center_mm[0], 1), round(cand.center_mm[1], 1)),
                                             (short, long_), "not a card of this pack", round(cand.angle_deg, 1)))
+    obs.items += [_item(m, index) for found in past_arm.values() for _, m in found]  # (see above)
     for b in det.blobs:
         obs.unknowns.append(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
                                     (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
