@@ -12,7 +12,10 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
   --max-occluded of its area is not required to be found, but must not be misread),
 - scenes with every item right (no wrong card, no missing card, no phantom),
 - phantom items (a card reported where there is none), per 1,000 scenes,
-- unknown objects rejected (a phone, coaster or foreign card never reported as a card),
+- unknown objects rejected (a phone, coaster or foreign card never reported as a card), and those
+  shown as an unknown place (a "?" on the table's picture),
+- stray unknowns: unknown places more than 60 mm from the centre of every card, piece and object
+  lying there (a "?" with nothing under it; an arm's places beyond its hand may count),
 - playing pieces (cars, the Monster) reported where one stands, and phantom pieces (reported where none
   does); not part of a scene being all right,
 - Roundabout's grid as the layout reads it: cards read into the wrong cell, and cars reserving free
@@ -65,10 +68,13 @@ def rotation_ok(got: float, want: float, symmetry: int, tol: float = 12.0) -> bo
     return min(d, period - d) <= tol
 
 
+STRAY_MM = 60.0  # see score_scene
+
+
 def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
-               hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0)
+               shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0)
     out.update(score_grid(obs, truth))
     out.update(score_tableaus(obs, truth))
     out.update(score_board(obs, truth))
@@ -120,6 +126,15 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
         r = 0.5 * max(d.size_mm)
         if not any(np.hypot(it.center_mm[0] - d.center_mm[0], it.center_mm[1] - d.center_mm[1]) < r for it in reported):
             out["rejected"] += 1
+        if any(np.hypot(u.center_mm[0] - d.center_mm[0], u.center_mm[1] - d.center_mm[1]) < r for u in obs.unknowns):
+            out["shown_unknown"] += 1
+    # an unknown place farther than STRAY_MM from the centre of every card, piece and other thing
+    # lying there is a "?" the players find nothing under (an arm's places may count: the scene
+    # knows the hand, not how far its arm reaches)
+    things = [t.center_mm for t in truth.items] + [p.center_mm for p in truth.pieces] + \
+        [d.center_mm for d in truth.distractors]
+    out["stray_unknowns"] = sum(all(np.hypot(u.center_mm[0] - c[0], u.center_mm[1] - c[1]) > STRAY_MM for c in things)
+                                for u in obs.unknowns)
     return out
 
 
@@ -267,6 +282,8 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
             print(f"    scene {i}: {s}", flush=True)
         elif verbose and (s["pieces_found"] < s["pieces"] or s["pieces_phantom"]):
             print(f"    scene {i} (cards all right; pieces): {s}", flush=True)
+        elif verbose and (s["stray_unknowns"] or s["shown_unknown"] < s["distractors"]):
+            print(f"    scene {i} (cards all right; unknown places): {s}", flush=True)
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
     total["scenes"] = scenes - total.get("refused", 0)
@@ -496,7 +513,8 @@ def main() -> None:
             acc = r["right"] / max(1, r["items"])
             print(f"{kind:5} {game:15} items {r['items']:5}  right {100 * acc:6.2f}%  wrong {r['wrong']:3}  "
                   f"missing {r['missing']:3}  unsure {r['unsure']:3}  all-right scenes {r['all_right']:4}/{r['scenes']}  "
-                  f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']}  "
+                  f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']} "
+                  f"shown as unknown {r['shown_unknown']}/{r['distractors']}  stray unknowns {r['stray_unknowns']}  "
                   f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
@@ -508,7 +526,8 @@ def main() -> None:
               f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "
               f"{grand['scenes']}; phantoms {1000 * grand['phantom'] / max(1, grand['scenes']):.1f} per 1,000 scenes; "
               f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
-              f"{grand['distractors']}; unsure {grand['unsure']}; playing pieces found {grand['pieces_found']} of "
+              f"{grand['distractors']} (shown as unknown {grand['shown_unknown']}); unknown places where nothing lies "
+              f"{grand['stray_unknowns']}; unsure {grand['unsure']}; playing pieces found {grand['pieces_found']} of "
               f"{grand['pieces']}, phantom pieces {grand['pieces_phantom']}")
     if not args.skip_latency:
         lat = latency(args.runs, args.seed, args.latency_table)

@@ -127,6 +127,10 @@ class Region:
     # its best grid explains less of it than a clean row would (see WEAK_EXPLAINED): a split only
     # the recogniser can confirm
     weak: bool = False
+    # grown from a fragment of print into the weaker difference around it (see _completed): where
+    # no card is read there, it was the cloth's own (a fleck of a patterned cloth grown into its
+    # pattern)
+    grown: bool = False
 
 
 @dataclass
@@ -1236,7 +1240,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     alternatives[lab] = tried[1:]
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
-                                           faint=faint, weak=fits[0][0].score < 0 or hulled)
+                                           faint=faint, weak=fits[0][0].score < 0 or hulled,
+                                           grown=lab in completed)
         comps[lab] = (comp, x, y)
         distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
         for g, fr in fits:  # both frames often give the same split: try each split once

@@ -192,6 +192,21 @@ def _counted_beside(found: list[tuple[detect.Candidate, Match]], clear: float,
     return counted
 
 
+def _grown_from_cloth(det: detect.Detection, region: detect.Region, game: str) -> bool:
+    """A region grown from a fragment (see detect._completed), not of an arm's colour and, on a
+    Monster Highway board, with no piece on it: when none of its cells reads as a card of the
+    pack, what grew was the cloth's own pattern, not an object to report. (An arm's place is
+    reported, with the advice to lift it; the Monster Highway layout finds the Monster as such a
+    place with a piece on it. Elsewhere a piece there is no reason: a textured cloth's flecks are
+    found as pieces too.)"""
+    if not region.grown or (game == "monsterhighway" and any(
+            np.hypot(p.center_mm[0] - region.center_mm[0], p.center_mm[1] - region.center_mm[1])
+            < 0.5 * max(region.size_mm) for p in det.pieces)):
+        return False
+    box = Unknown(region.center_mm, region.size_mm, "", _x_angle(region.angle_deg)).corners_mm()
+    return hand.share_of_arm(det.rectified, box * det.px_per_mm, det.arms) < hand.NAMED
+
+
 Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
 # the first look at many cells at once: the recogniser's reading of each, as placed
 FirstLook = Callable[[Sequence[detect.Candidate]], list[Match]]
@@ -740,6 +755,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 by_region[region] = [(o, om) for o, om in found if om.status == "sure" or _apart(o, c)]
             past_arm.setdefault(c.region, []).append((c, m))
 
+    cloth: list[detect.Region] = []  # grown places read as no card: the cloth's own (see _grown_from_cloth)
     for region, found in by_region.items():
         if det.regions[region].loose:
             # cells guessed inside a region no grid explains (the region is already reported as
@@ -758,6 +774,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             continue
         elif all(m.status == "unknown" for _, m in found) and det.regions[region].faint:
             continue  # card-shaped light or shade on the cloth, and no card of the pack
+        elif all(m.status == "unknown" for _, m in found) and _grown_from_cloth(det, det.regions[region], game):
+            cloth.append(det.regions[region])  # the cloth's pattern, and no card of the pack
+            continue
         if all(m.status == "unknown" for _, m in found) and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),
             # not a row of unknown cards.
@@ -837,8 +856,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     _covered_by_cards(obs, index.size_keys)
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
-    # pieces inside something unknown are its parts (icons on a phone), not playing pieces
-    inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns]
+    # pieces inside something unknown are its parts (icons on a phone), not playing pieces; inside
+    # a place of the cloth's own pattern, its flecks
+    inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns] + [(r.center_mm, max(r.size_mm) / 2)
+                                                                          for r in cloth]
     found = [{"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
              for p in det.pieces
              if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]

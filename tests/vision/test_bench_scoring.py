@@ -1,0 +1,52 @@
+"""How bench/vision.py scores what a scan reports of the unknown: a foreign object shown as an
+unknown place, and unknown places where nothing lies (a "?" the players find nothing under)."""
+
+import importlib.util
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from vision.observation import Observation, Unknown
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "vision.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_vision", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def thing(kind, at, size):
+    return SimpleNamespace(kind=kind, center_mm=at, size_mm=size)
+
+
+def truth(*distractors, items=(), pieces=()):
+    return SimpleNamespace(items=list(items), pieces=list(pieces), distractors=list(distractors), layout=None)
+
+
+def observed(*unknowns):
+    obs = Observation(game="bigsur")
+    obs.unknowns = [Unknown(at, (60.0, 60.0), "not a card of this pack", 0.0) for at in unknowns]
+    return obs
+
+
+def test_a_phone_with_a_question_mark_on_it_is_shown_and_nothing_strays(bench):
+    s = bench.score_scene(observed((105.0, 110.0)), truth(thing("phone", (100.0, 100.0), (72.0, 150.0))), 0.25)
+    assert (s["distractors"], s["rejected"], s["shown_unknown"], s["stray_unknowns"]) == (1, 1, 1, 0)
+
+
+def test_a_question_mark_where_nothing_lies_is_stray_and_the_phone_not_shown(bench):
+    s = bench.score_scene(observed((400.0, 100.0)), truth(thing("phone", (100.0, 100.0), (72.0, 150.0))), 0.25)
+    assert (s["shown_unknown"], s["stray_unknowns"]) == (0, 1)
+
+
+def test_a_question_mark_by_a_hand_or_a_piece_is_not_stray(bench):
+    # a hand is no object the scan must show (it names the arm); a place on it is not stray
+    hand = thing("hand", (300.0, 300.0), (95.0, 190.0))
+    car = thing("car", (600.0, 300.0), (20.0, 40.0))
+    s = bench.score_scene(observed((320.0, 330.0), (610.0, 300.0)), truth(hand, pieces=[car]), 0.25)
+    assert (s["distractors"], s["shown_unknown"], s["stray_unknowns"]) == (0, 0, 0)
