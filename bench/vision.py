@@ -23,7 +23,8 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
   Big Sur's rows: cards put in another seat's tableau (or the draw row), rows out of order;
   Monster Highway's board: tiles in a cell the scene has another tile in; Highwayman's piles:
   piles topped by a card that is no pile's top,
-- unsure items (listed for the players to check; counted as not found above),
+- unsure items (listed for the players to check; counted as not found above), and how many of all
+  the listings to check lie where no card does (a guess on a hand, a phone or the cloth),
 - scan latency of a 2304x1296 frame with 30 cards on one core (median, p95): warm (the same table
   scanned again, its cloth's colours kept), warm with fresh camera noise in every frame, and cold
   (the cloth's colours learned from scratch, and the very first scan), and warm after the heap's free
@@ -106,6 +107,11 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
         else:
             out["wrong"] += 1
     out["phantom"] = len(reported) - len(used)
+    # cards listed for the players to check (unsure) where no card of the scene lies, hidden or not:
+    # a guess on a hand, a phone or the cloth
+    out["unsure_listed"] = len(obs.unsure)
+    out["unsure_nothing"] = sum(not any(np.hypot(u.center_mm[0] - t.center_mm[0], u.center_mm[1] - t.center_mm[1])
+                                        < 0.35 * min(t.size_mm) for t in truth.items) for u in obs.unsure)
     # playing pieces (cars, the Monster): each reported piece meets the nearest piece standing
     # within half its size and 10 mm (a standing piece's top is seen off its foot); any other is a
     # phantom piece. Not part of a scene being all right (the figures of earlier passes count cards)
@@ -282,7 +288,7 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
             print(f"    scene {i}: {s}", flush=True)
         elif verbose and (s["pieces_found"] < s["pieces"] or s["pieces_phantom"]):
             print(f"    scene {i} (cards all right; pieces): {s}", flush=True)
-        elif verbose and (s["stray_unknowns"] or s["shown_unknown"] < s["distractors"]):
+        elif verbose and (s["stray_unknowns"] or s["shown_unknown"] < s["distractors"] or s["unsure_nothing"]):
             print(f"    scene {i} (cards all right; unknown places): {s}", flush=True)
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
@@ -515,6 +521,7 @@ def main() -> None:
                   f"missing {r['missing']:3}  unsure {r['unsure']:3}  all-right scenes {r['all_right']:4}/{r['scenes']}  "
                   f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']} "
                   f"shown as unknown {r['shown_unknown']}/{r['distractors']}  stray unknowns {r['stray_unknowns']}  "
+                  f"listed to check where no card lies {r['unsure_nothing']}/{r['unsure_listed']}  "
                   f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
@@ -527,7 +534,8 @@ def main() -> None:
               f"{grand['scenes']}; phantoms {1000 * grand['phantom'] / max(1, grand['scenes']):.1f} per 1,000 scenes; "
               f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
               f"{grand['distractors']} (shown as unknown {grand['shown_unknown']}); unknown places where nothing lies "
-              f"{grand['stray_unknowns']}; unsure {grand['unsure']}; playing pieces found {grand['pieces_found']} of "
+              f"{grand['stray_unknowns']}; unsure {grand['unsure']} (listed to check {grand['unsure_listed']}, where no card "
+              f"lies {grand['unsure_nothing']}); playing pieces found {grand['pieces_found']} of "
               f"{grand['pieces']}, phantom pieces {grand['pieces_phantom']}")
     if not args.skip_latency:
         lat = latency(args.runs, args.seed, args.latency_table)

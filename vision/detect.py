@@ -128,8 +128,8 @@ class Region:
     # the recogniser can confirm
     weak: bool = False
     # grown from a fragment of print into the weaker difference around it (see _completed): where
-    # no card is read there, it was the cloth's own (a fleck of a patterned cloth grown into its
-    # pattern)
+    # no card is read there, it may be a fleck of a textured cloth grown into its pattern (see
+    # vision.scan._grown_from_cloth)
     grown: bool = False
 
 

@@ -50,3 +50,15 @@ def test_a_question_mark_by_a_hand_or_a_piece_is_not_stray(bench):
     car = thing("car", (600.0, 300.0), (20.0, 40.0))
     s = bench.score_scene(observed((320.0, 330.0), (610.0, 300.0)), truth(hand, pieces=[car]), 0.25)
     assert (s["distractors"], s["shown_unknown"], s["stray_unknowns"]) == (0, 0, 0)
+
+
+def test_a_card_listed_to_check_where_none_lies_is_counted_as_such(bench):
+    from vision.observation import Item
+
+    card = SimpleNamespace(id="bs-01", center_mm=(200.0, 200.0), size_mm=(63.0, 88.0), rotation=0.0, occluded=0.0)
+    obs = observed()
+    box = ((0.0, 0.0),) * 4
+    obs.unsure = [Item("bs-01", 0.0, (205.0, 195.0), (63.0, 88.0), 0.6, box),
+                  Item("bs-02", 0.0, (500.0, 200.0), (63.0, 88.0), 0.6, box)]
+    s = bench.score_scene(obs, truth(items=[card]), 0.25)
+    assert (s["unsure_listed"], s["unsure_nothing"], s["unsure"]) == (2, 1, 1)

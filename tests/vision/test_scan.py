@@ -887,3 +887,35 @@ def test_which_grown_places_read_as_no_card_are_the_cloths(game, grown, piece, a
     det = detect.Detection([], [], [on_it] if piece else [], {7: place}, top, np.zeros(top.shape[:2], np.uint8),
                            px_per_mm=ppm, arms=[hand.Arm(tuple(float(v) for v in lab), (2.0, 2.0, 2.0), 80.0)] if arm else [])
     assert _grown_from_cloth(det, place, game) is left_out
+
+
+@pytest.mark.parametrize("game,i,photo,kind", [("bigsur", 8, True, "coaster"), ("highwayman", 16, False, "hand")])
+def test_no_card_to_check_is_listed_inside_a_place_shown_as_unknown(game, i, photo, kind):
+    """A coaster on the table (photo-like Big Sur 8 of bench seed 1) and a hand reaching over it
+    (proxy Highwayman 16) are no card shape: the place is shown as unknown, and the card-sized
+    cells guessed in it were read as landmarks or route cards far short of counting (0.47-0.58,
+    as chance matches there mostly are: scan.LOOSE_LISTED) and listed for the players to check,
+    four guesses on one coaster. The coaster and the hand keep their "?"; no card to check is
+    listed inside such a place, and the cards are read."""
+    pack, frame, truth = bench_scene(game, i, photo=photo, seed=1)
+    obs = scan(frame, game, pack=pack)
+    places = [u for u in obs.unknowns if u.reason == "not card-shaped"]
+    assert places
+    (thing,) = [d for d in truth.distractors if d.kind == kind]
+    assert any(near(u.center_mm, thing.center_mm, 0.5 * max(thing.size_mm)) for u in obs.unknowns)
+    for it in obs.unsure:
+        assert not any(near(it.center_mm, u.center_mm, 0.5 * max(u.size_mm)) and max(u.size_mm) > max(it.size_mm)
+                       for u in places), (it, places)
+    check_against_truth(obs, truth)
+
+
+def test_a_card_read_well_inside_a_place_shown_as_unknown_is_still_listed_to_check():
+    """A home base joined to a lamp's glare (proxy Monster Highway 21 of bench seed 2) makes a
+    place of no card shape, shown as unknown; the tile in it reads right at 0.81, short of
+    counting there: it stays listed for the players to check (scan.LOOSE_LISTED), not dropped
+    with the chance matches such places hold."""
+    pack, frame, truth = bench_scene("monsterhighway", 21, seed=2)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    (home,) = [t for t in truth.items if t.id == "home-base-nw"]
+    assert any(it.id == "home-base-nw" and near(it.center_mm, home.center_mm, 10) for it in obs.unsure + obs.items)
+    assert any(near(u.center_mm, home.center_mm, 0.5 * max(u.size_mm)) for u in obs.unknowns)
