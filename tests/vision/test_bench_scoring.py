@@ -1,5 +1,6 @@
-"""How bench/vision.py scores what a scan reports of the unknown: a foreign object shown as an
-unknown place, and unknown places where nothing lies (a "?" the players find nothing under)."""
+"""How bench/vision.py scores what a scan shows besides the cards: a foreign object shown as an
+unknown place, unknown places where nothing lies (a "?" the players find nothing under), and cards
+listed for the players to check where no card lies."""
 
 import importlib.util
 from pathlib import Path
