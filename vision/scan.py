@@ -211,7 +211,7 @@ def _grown_from_cloth(det: detect.Detection, region: detect.Region, game: str) -
             np.hypot(p.center_mm[0] - region.center_mm[0], p.center_mm[1] - region.center_mm[1])
             < 0.5 * max(region.size_mm) for p in det.pieces)):
         return False
-    box = Unknown(region.center_mm, region.size_mm, "", _x_angle(region.angle_deg)).corners_mm()
+    box = np.array(_corners(region.center_mm, _x_angle(region.angle_deg), region.size_mm))
     return hand.share_of_arm(det.rectified, box * det.px_per_mm, det.arms) < hand.NAMED
 
 
@@ -780,12 +780,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 elif m.status != "unknown" and m.score >= LOOSE_LISTED:
                     obs.unsure.append(_item(m, index))
             continue
-        elif all(m.status == "unknown" for _, m in found) and det.regions[region].faint:
+        no_card = all(m.status == "unknown" for _, m in found)
+        if no_card and det.regions[region].faint:
             continue  # card-shaped light or shade on the cloth, and no card of the pack
-        elif all(m.status == "unknown" for _, m in found) and _grown_from_cloth(det, det.regions[region], game):
+        if no_card and _grown_from_cloth(det, det.regions[region], game):
             cloth.append(det.regions[region])  # the cloth's pattern, and no card of the pack
             continue
-        if all(m.status == "unknown" for _, m in found) and len(found) > 1:
+        if no_card and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),
             # not a row of unknown cards.
             r = det.regions[region]
