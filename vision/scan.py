@@ -38,6 +38,14 @@ WEAK_SURE = 0.8  # ... unless it correlates this well
 # (1 % of right cards in the bench scored below it, and every chance match on a phone, an arm or a
 # foreign card seen there: 0.62-0.69; the recogniser's own bar is ACCEPT, 0.62)
 COUNTED = 0.7
+# ... except where its cell lies edge to edge with a card that counts, in a region a grid explains:
+# there it is a row or a grid, and the recogniser's own bar (ACCEPT) is enough. Of seeds 1-3's
+# listings 0.62-0.70 on the bench, right road tiles under a sleeve's sheen, a car or a hand
+# beside clean neighbours read 0.88-0.90 (a chance match lies apart: a phone, a coaster, an arm).
+# Edge to edge: one card over along a side, within EDGE_SLACK_MM (a row's gaps and wobble), not
+# partly over the counted card (a place half on a row's last card read 0.68 as another card).
+# docs/benchmarks.md, thirtieth pass
+EDGE_SLACK_MM = 8.0
 # a card read sure whose face a glare spot drove to white over more than this share counts only
 # from CLIPPED_COUNTED; below, it is listed for the players (see vision.glare.clipped): the edge of
 # a white patch across a patterned cloth was read as a card at 0.83, a third of its place white;
@@ -180,6 +188,21 @@ def _beside(a: detect.Candidate, b: detect.Candidate) -> bool:
     than a card's length and a gap."""
     return _apart(a, b) and bool(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1])
                                  <= max(a.size_key[1], b.size_key[1]) + 2 * GROW_GAP_MM)
+
+
+def _edge_to_edge(a: detect.Candidate, b: detect.Candidate) -> bool:
+    """Cell b lies edge to edge with cell a, as in a row or a grid: b's centre one card over from
+    a's along one of a's sides, within EDGE_SLACK_MM each way (a gap, a lay's wobble)."""
+    t = np.radians(a.angle_deg)
+    dx, dy = b.center_mm[0] - a.center_mm[0], b.center_mm[1] - a.center_mm[1]
+    # a's short side runs along (cos t, sin t), its long side along (-sin t, cos t): see detect.Candidate
+    sideways = abs(dx * np.cos(t) + dy * np.sin(t))
+    lengthways = abs(-dx * np.sin(t) + dy * np.cos(t))
+    turned = 45.0 < (b.angle_deg - a.angle_deg) % 180.0 < 135.0
+    b_sideways, b_lengthways = (b.size_key[1], b.size_key[0]) if turned else b.size_key
+    return bool((abs(sideways - (a.size_key[0] + b_sideways) / 2) <= EDGE_SLACK_MM and lengthways <= EDGE_SLACK_MM)
+                or (abs(lengthways - (a.size_key[1] + b_lengthways) / 2) <= EDGE_SLACK_MM
+                    and sideways <= EDGE_SLACK_MM))
 
 
 def _counted_beside(found: list[tuple[detect.Candidate, Match]], clear: float,
@@ -834,9 +857,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         found = past_an_arm(found, WEAK_SURE if (doubtful or weak) else COUNTED)
         # in a held region a card beside a clear one counts as in a clean grid
         beside = _counted_beside(found, WEAK_SURE, COUNTED) if held else set()
+        # a card short of COUNTED edge to edge with one that counts, in a region a grid explains
+        # (a held board too, beside its clear tiles), is a row's or a grid's (see EDGE_SLACK_MM)
+        firm = [] if doubtful or (weak and not held) else \
+            [c for c, m in found if m.status == "sure" and m.score >= (WEAK_SURE if weak else COUNTED)]
+        backed = {id(c) for c, m in found
+                  if m.status == "sure" and m.score < COUNTED and any(_edge_to_edge(o, c) for o in firm)}
         for cand, m in found:
-            if m.status == "sure" and (((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside)
-                                       or m.score < COUNTED):
+            if m.status == "sure" and id(cand) not in backed and (
+                    ((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))

@@ -919,3 +919,59 @@ def test_a_card_read_well_inside_a_place_shown_as_unknown_is_still_listed_to_che
     (home,) = [t for t in truth.items if t.id == "home-base-nw"]
     assert any(it.id == "home-base-nw" and near(it.center_mm, home.center_mm, 10) for it in obs.unsure + obs.items)
     assert any(near(u.center_mm, home.center_mm, 0.5 * max(u.size_mm)) for u in obs.unknowns)
+
+
+def test_a_tile_read_short_of_counting_beside_counted_ones_counts():
+    """A straight road tile under a sleeve's sheen in a clean board (proxy Monster Highway 50 of
+    bench seed 3) reads right at 0.68, short of scan.COUNTED, with counted tiles read 0.85-0.90
+    edge to edge with it: a board's tile, not a chance match, so it counts (it was listed for the
+    players to check)."""
+    pack, frame, truth = bench_scene("monsterhighway", 50, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    (tile,) = [t for t in truth.items if t.id == "road-straight" and near(t.center_mm, (525, 325), 10)]
+    assert any(it.id == tile.id and near(it.center_mm, tile.center_mm, 10) for it in obs.items)
+    assert not any(near(u.center_mm, tile.center_mm, 10) for u in obs.unsure)
+    check_against_truth(obs, truth)
+
+
+def test_a_place_half_over_a_counted_card_is_not_counted_as_its_neighbour():
+    """A place found half over the last card of a Big Sur row and half over the cloth below it
+    (photo-like Big Sur 4 of bench seed 3) reads as another card at 0.68. It lies beside the
+    counted card but not edge to edge with it (scan._edge_to_edge), so it is not counted: no card
+    is counted where none lies."""
+    pack, frame, truth = bench_scene("bigsur", 4, photo=True, seed=3)
+    obs = scan(frame, "bigsur", pack=pack)
+    for it in obs.items:
+        assert any(t.id == it.id and near(t.center_mm, it.center_mm, 0.35 * min(t.size_mm)) for t in truth.items), it
+
+
+def _cell(x, y, angle=0.0, size=(63.0, 88.0)):
+    from vision.detect import Candidate
+
+    return Candidate((x, y), angle, size, 0)
+
+
+@pytest.mark.parametrize("other,beside", [
+    (_cell(64.0, 0.0), True),  # the next card of a row, a 1 mm gap
+    (_cell(-63.0, 3.0), True),  # the one before, a little off the line
+    (_cell(0.0, 90.0), True),  # the card below in a grid
+    (_cell(0.0, 37.0), False),  # half over it
+    (_cell(64.0, 88.0), False),  # corner to corner
+    (_cell(80.0, 0.0), False),  # a card's width and 17 mm apart
+    (_cell(76.0, 0.0, 90.0), True),  # turned a quarter, its long side along the row
+    (_cell(64.0, 0.0, 90.0), False),  # turned a quarter: it would lie over the card
+])
+def test_which_cells_lie_edge_to_edge(other, beside):
+    from vision.scan import _edge_to_edge
+
+    assert _edge_to_edge(_cell(0.0, 0.0), other) is beside
+    assert _edge_to_edge(_cell(100.0, 50.0, 30.0),
+                         _turned_about(other, (100.0, 50.0), 30.0)) is beside
+
+
+def _turned_about(c, at, degrees):
+    """Cell c (laid about the origin) turned clockwise by `degrees` and moved to `at`."""
+    t = np.radians(degrees)
+    x, y = c.center_mm
+    return dataclasses.replace(c, center_mm=(at[0] + x * np.cos(t) - y * np.sin(t), at[1] + x * np.sin(t) + y * np.cos(t)),
+                               angle_deg=c.angle_deg + degrees)
