@@ -46,6 +46,10 @@ COUNTED = 0.7
 # partly over the counted card (a place half on a row's last card read 0.68 as another card).
 # docs/benchmarks.md, thirtieth pass
 EDGE_SLACK_MM = 8.0
+# ... and when counted cards of any region cover no more than this share of it: a landmark tile's
+# place over the ends of a row's cards, edge to edge with the landmark tile below it, read 0.65 as
+# a landmark (edge to edge, cards overlap by their gaps and tilts only)
+EDGE_OVERLAP = 0.1
 # a card read sure whose face a glare spot drove to white over more than this share counts only
 # from CLIPPED_COUNTED; below, it is listed for the players (see vision.glare.clipped): the edge of
 # a white patch across a patterned cloth was read as a card at 0.83, a third of its place white;
@@ -507,15 +511,17 @@ def _covered_by_cards(obs: Observation, cell_sizes: Sequence[tuple[float, float]
         cross = sides[..., 0] * r[..., 1] - sides[..., 1] * r[..., 0]
         return bool(((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)).any())
 
-    def covered(u: Item) -> float:
-        quad = np.asarray(u.corners_mm, np.float32)
-        area = abs(cv2.contourArea(quad))
-        return sum(float(cv2.intersectConvexConvex(quad, q.astype(np.float32))[0]) for q in quads) / max(area, 1e-6)
-
     cells = {tuple(sorted(k)) for k in cell_sizes}
-    obs.unsure = [u for u in obs.unsure if not on_a_card(u.center_mm) and covered(u) < COVERED_SHARE]
+    obs.unsure = [u for u in obs.unsure if not on_a_card(u.center_mm) and _covered(u, quads) < COVERED_SHARE]
     obs.unknowns = [u for u in obs.unknowns
                     if tuple(sorted(u.size_mm)) not in cells or not on_a_card(u.center_mm)]
+
+
+def _covered(it: Item, quads: Sequence[np.ndarray]) -> float:
+    """The share of an item's place that the places `quads` (each 4 x 2 mm) cover, summed."""
+    quad = np.asarray(it.corners_mm, np.float32)
+    area = abs(cv2.contourArea(quad))
+    return sum(float(cv2.intersectConvexConvex(quad, q.astype(np.float32))[0]) for q in quads) / max(area, 1e-6)
 
 
 def _x_angle(up_angle: float) -> float:
@@ -786,6 +792,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 by_region[region] = [(o, om) for o, om in found if om.status == "sure" or _apart(o, c)]
             past_arm.setdefault(c.region, []).append((c, m))
 
+    edge_to_edge: list[Item] = []  # cards that count for lying edge to edge with counted ones
     cloth: list[detect.Region] = []  # grown places read as no card: the cloth's own (see _grown_from_cloth)
     for region, found in by_region.items():
         if det.regions[region].loose:
@@ -864,7 +871,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         backed = {id(c) for c, m in found
                   if m.status == "sure" and m.score < COUNTED and any(_edge_to_edge(o, c) for o in firm)}
         for cand, m in found:
-            if m.status == "sure" and id(cand) not in backed and (
+            if id(cand) in backed:
+                edge_to_edge.append(_item(m, index))  # (counted below)
+            elif m.status == "sure" and (
                     ((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
@@ -876,6 +885,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 obs.unknowns.append(Unknown((round(cand.center_mm[0], 1), round(cand.center_mm[1], 1)),
                                             (short, long_), "not a card of this pack", round(cand.angle_deg, 1)))
     obs.items += [_item(m, index) for found in past_arm.values() for _, m in found]  # (see above)
+    # a card counted for lying edge to edge with a counted one, unless counted cards cover it in
+    # part (see EDGE_OVERLAP): then it is listed (and goes if they cover it for the most part)
+    quads = [np.asarray(it.corners_mm, np.float32) for it in obs.items]
+    for it in edge_to_edge:
+        (obs.items if _covered(it, quads) <= EDGE_OVERLAP else obs.unsure).append(it)
     for b in det.blobs:
         obs.unknowns.append(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
                                     (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
