@@ -906,6 +906,18 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
     _covered_by_cards(obs, index.size_keys)
+    if arms and obs.unsure:
+        # a card listed to check whose place is mostly the arm (its colour, joined to the table's
+        # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
+        # card places reads as faces of its colour (twice the same byway card at 0.83 along one
+        # arm). It is shown as the arm, with the advice to lift it (below), not as a card to check:
+        # a card hidden that much cannot be told from the arm (see hand.MOST)
+        reach = hand.arm_pixels(cv2.cvtColor(det.rectified, cv2.COLOR_BGR2LAB).astype(np.float32), arms,
+                                det.mask).astype(np.uint8) * 255
+        on_arm = {id(u) for u in obs.unsure
+                  if glare.share_of(reach, np.asarray(u.corners_mm) * det.px_per_mm) >= hand.NAMED}
+        obs.unknowns += [Unknown(u.center_mm, u.size_mm, ARM, u.rotation % 180.0) for u in obs.unsure if id(u) in on_arm]
+        obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
     # pieces inside something unknown are its parts (icons on a phone), not playing pieces; inside

@@ -979,3 +979,27 @@ def _turned_about(c, at, degrees):
     return dataclasses.replace(c, center_mm=(at[0] + x * np.cos(t) - y * np.sin(t), at[1] + x * np.sin(t) + y * np.cos(t)),
                                angle_deg=c.angle_deg + degrees)
 
+
+def test_cards_to_check_along_an_arm_are_shown_as_the_arm():
+    """An arm reaching from the table's top edge to a hand over a construction card (proxy
+    Highways & Byways 27 of bench seed 1) was cut into card places read as byway cards at
+    0.59-0.83 (one of them twice) and listed to check: "0 cards, 7 unsure". Those places are the
+    arm's colour, joined through it to the table's edge: they are shown as the arm (with the
+    advice to lift it), not as cards to check. A cork coaster of about the arm's colour lying
+    apart is not named the arm."""
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene("highwaysbyways", 27, seed=1)
+    obs = scan(frame, "highwaysbyways", pack=pack)
+    (h,) = [d for d in truth.distractors if d.kind == "hand"]
+
+    def on_the_arm(p):  # the hand's box and what lies above it, up to the table's top edge
+        return abs(p[0] - h.center_mm[0]) < 0.5 * h.size_mm[0] and p[1] < h.center_mm[1] + 0.5 * h.size_mm[1] + 10
+
+    assert not [u for u in obs.unsure if on_the_arm(u.center_mm)]
+    assert len([u for u in obs.unknowns if u.reason == ARM and on_the_arm(u.center_mm)]) >= 3
+    assert any(w.startswith("a hand or an arm reaches over the table") for w in obs.warnings)
+    (coaster,) = [d for d in truth.distractors if d.kind == "coaster"]
+    assert not any(u.reason == ARM and near(u.center_mm, coaster.center_mm, 0.5 * max(coaster.size_mm))
+                   for u in obs.unknowns)
+    assert not obs.items  # the one card lies 62 % under the hand
