@@ -15,7 +15,7 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 - unknown objects rejected (a phone, coaster or foreign card never reported as a card), and those
   shown as an unknown place (a "?" on the table's picture),
 - stray unknowns: unknown places more than 60 mm from the centre of every card, piece and object
-  lying there (a "?" with nothing under it; an arm's places beyond its hand may count),
+  lying there, and not on a hand or its arm (a "?" with nothing under it),
 - playing pieces (cars, the Monster) reported where one stands, and phantom pieces (reported where none
   does); not part of a scene being all right,
 - Roundabout's grid as the layout reads it: cards read into the wrong cell, and cars reserving free
@@ -135,13 +135,25 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
         if any(np.hypot(u.center_mm[0] - d.center_mm[0], u.center_mm[1] - d.center_mm[1]) < r for u in obs.unknowns):
             out["shown_unknown"] += 1
     # an unknown place farther than STRAY_MM from the centre of every card, piece and other thing
-    # lying there is a "?" the players find nothing under (an arm's places may count: the scene
-    # knows the hand, not how far its arm reaches)
+    # lying there, and not on a hand or its arm, is a "?" the players find nothing under
     things = [t.center_mm for t in truth.items] + [p.center_mm for p in truth.pieces] + \
         [d.center_mm for d in truth.distractors]
+    hands = [d for d in truth.distractors if d.kind == "hand"]
     out["stray_unknowns"] = sum(all(np.hypot(u.center_mm[0] - c[0], u.center_mm[1] - c[1]) > STRAY_MM for c in things)
-                                for u in obs.unknowns)
+                                and not any(on_a_hand(u.center_mm, d) for d in hands) for u in obs.unknowns)
     return out
+
+
+def on_a_hand(p: Any, d: Any) -> bool:
+    """Whether a place's centre p (mm) lies on hand d as vision.synth draws it (render._hand_parts):
+    fingers to at most a hand's length before its centre, the forearm from the palm to 2.5 lengths
+    beyond it, each way of its own frame turned clockwise by its rotation, and a card place's half
+    width (30 mm) either side of the hand's width."""
+    w, h = d.size_mm
+    r = np.radians(getattr(d, "rotation", 0.0))
+    dx, dy = p[0] - d.center_mm[0], p[1] - d.center_mm[1]
+    across, along = dx * np.cos(r) + dy * np.sin(r), -dx * np.sin(r) + dy * np.cos(r)
+    return bool(abs(across) <= 0.5 * w + 30.0 and -h <= along <= 2.5 * h)
 
 
 def score_grid(obs: Any, truth: Any) -> dict[str, int]:

@@ -53,6 +53,23 @@ def test_a_question_mark_by_a_hand_or_a_piece_is_not_stray(bench):
     assert (s["distractors"], s["shown_unknown"], s["stray_unknowns"]) == (0, 0, 0)
 
 
+@pytest.mark.parametrize("rotation,at,stray", [
+    (0.0, (300.0, 600.0), False),  # on the forearm, 300 mm from the hand's centre towards its elbow
+    (0.0, (300.0, 150.0), False),  # at the fingertips
+    (0.0, (420.0, 600.0), True),  # beside the forearm
+    (0.0, (300.0, 50.0), True),  # beyond the fingertips
+    (90.0, (0.0, 300.0), False),  # turned a quarter clockwise: its forearm runs towards -x
+    (90.0, (600.0, 300.0), True),  # ... and not towards +x
+])
+def test_an_arms_place_far_from_its_hand_is_not_stray(bench, rotation, at, stray):
+    """vision.synth draws a hand's forearm from its palm along +y of its own frame (turned
+    clockwise by its rotation) to beyond the table's edge: the arm's places the scan shows are
+    something lying there, not a "?" over nothing."""
+    hand = SimpleNamespace(kind="hand", center_mm=(300.0, 300.0), size_mm=(95.0, 190.0), rotation=rotation)
+    s = bench.score_scene(observed(at), truth(hand), 0.25)
+    assert s["stray_unknowns"] == int(stray)
+
+
 def test_a_card_listed_to_check_where_none_lies_is_counted_as_such(bench):
     from vision.observation import Item
 
