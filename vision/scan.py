@@ -39,12 +39,12 @@ WEAK_SURE = 0.8  # ... unless it correlates this well
 # foreign card seen there: 0.62-0.69; the recogniser's own bar is ACCEPT, 0.62)
 COUNTED = 0.7
 # ... except where its cell lies edge to edge with a card that counts, in a region a grid explains:
-# there it is a row or a grid, and the recogniser's own bar (ACCEPT) is enough. Of seeds 1-3's
-# listings 0.62-0.70 on the bench, right road tiles under a sleeve's sheen, a car or a hand
-# beside clean neighbours read 0.88-0.90 (a chance match lies apart: a phone, a coaster, an arm).
-# Edge to edge: one card over along a side, within EDGE_SLACK_MM (a row's gaps and wobble), not
-# partly over the counted card (a place half on a row's last card read 0.68 as another card).
-# docs/benchmarks.md, thirtieth pass
+# there it is a row or a grid, and the recogniser's own bar (ACCEPT) is enough. Of the cards of
+# bench seeds 1-3 listed at 0.62-0.70 with the right id, most were road tiles under a sleeve's
+# sheen or beside a car, their neighbours on the board read 0.85-0.90 (a chance match lies apart
+# from a row: on a phone, a coaster, an arm). Edge to edge: one card over along a side, within
+# EDGE_SLACK_MM (a row's gaps and wobble), not partly over the counted card (a place half on a
+# row's last card read 0.68 as another card). docs/benchmarks.md, thirtieth pass
 EDGE_SLACK_MM = 8.0
 # ... and when counted cards of any region cover no more than this share of it: a landmark tile's
 # place over the ends of a row's cards, edge to edge with the landmark tile below it, read 0.65 as
