@@ -157,6 +157,9 @@ class Detection:
     partial: list[Candidate] = field(default_factory=list)
     # the colours of what reaches onto the table from beyond its edge (vision.hand.arms)
     arms: list[hand.Arm] = field(default_factory=list)
+    # their pixels in the rectified view: of an arm's colour and joined through it to the view's
+    # edge (hand.arm_pixels over the mask); None when no arm is found
+    arm: np.ndarray | None = field(default=None, repr=False)
     # the cells of the parts of regions an arm joins, split without the arm (see find): a card
     # there counts only where no region reads one for sure, and only when read sure with a clear
     # score (vision.scan); what else is read there is the whole region's to report
@@ -1074,7 +1077,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     arms = hand.arms(top, mask, px_per_mm)
-    armless = None
+    armless = arm = None
     if arms:
         arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)
         if arm.any():
@@ -1267,7 +1270,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if area < 0.8 * max(k[0] * k[1] for k in size_keys) * px_per_mm**2:
             partial += _flush_cells(origin, u, v, l1, l2, size_keys, lab, px_per_mm)
     det = Detection([], blobs, pieces, regions, top, mask, alternatives, px_per_mm, comps, tuple(size_keys), edges,
-                    arms=arms)
+                    arms=arms, arm=arm)
     det.candidates = det.snap(candidates)
     det.partial = det.snap(partial)
     det.beside_arm = det.snap(beside)

@@ -909,7 +909,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
     _covered_by_cards(obs, index.size_keys)
-    if arms and obs.unsure:
+    if det.arm is not None and obs.unsure:
         # a card listed to check whose place is mostly the arm (its colour, joined to the table's
         # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
         # card places reads as faces of its colour (twice the same byway card at 0.83 along one
@@ -917,8 +917,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # a card hidden that much cannot be told from the arm (see hand.MOST). Not within
         # ARM_NOT_LIT sigmas of a lamp's spot: a spot crossing the table's edge passes for an arm
         # there (its places, guesses on the light, lay 0.4-1.4 sigmas from it; the hand, 7)
-        reach = hand.arm_pixels(cv2.cvtColor(det.rectified, cv2.COLOR_BGR2LAB).astype(np.float32), arms,
-                                det.mask).astype(np.uint8) * 255
+        reach = det.arm.astype(np.uint8) * 255
         at = cal.to_image(np.array([u.center_mm for u in obs.unsure], np.float64))
         on_arm = {id(u) for u, p in zip(obs.unsure, at, strict=True)
                   if glare.share_of(reach, np.asarray(u.corners_mm) * det.px_per_mm) >= hand.NAMED
