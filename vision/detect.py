@@ -1070,13 +1070,15 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     """Card-sized candidates, unexplained blobs and small pieces on the play area. ``unlit``:
     the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any."""
     top = rectify(frame, calibration, px_per_mm)
+    unlit_top = None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm)
     edges = edge_maps(top)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2,
-                                unlit=None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm))
+                                unlit=unlit_top)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
-    arms = hand.arms(top, mask, px_per_mm)
+    # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE)
+    arms = hand.arms(top, mask, px_per_mm, unlit_top)
     armless = arm = None
     if arms:
         arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)

@@ -47,6 +47,14 @@ MOST = 0.35  # ... and may cover (beyond it too little is left to tell look-alik
 SURE = 0.82
 # an unknown place this much of the arm's colour is the arm (not the Monster, not a thing of its own)
 NAMED = 0.5
+# A lamp's glare spot crossing the play area's border lights the cloth there into a band of one
+# colour, as wide as an arm. A run of the border is the lamp's light, not an arm, when taking the
+# spot's light out (vision.glare) leaves it at most this share as far (Lab) from the cloth beside
+# it as it was. Bench seed 2, photo-like Monster Highway 12: a spot crossing the top edge, taken
+# for an arm 153 mm wide (and three guesses on its light named "the arm"), 86 from the cloth lit
+# and 13 without the light (0.15). Bench seed 1, photo-like Highwayman 14: an arm crossing the
+# right edge in a lamp's light, 53 from the wood lit and 28 without it (0.54)
+LAMP_SHARE = 0.35
 
 
 @dataclass(frozen=True)
@@ -58,10 +66,12 @@ class Arm:
     width_mm: float
 
 
-def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float) -> list[Arm]:
+def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray | None = None) -> list[Arm]:
     """The colours of what reaches onto the play area from beyond it: each run of the foreground
     mask (`mask`, over the rectified view `top`) that crosses a side of the area at least WIDTH_MM
-    wide, away from the corners, filling the band BAND_MM inside the side, and of one colour."""
+    wide, away from the corners, filling the band BAND_MM inside the side, and of one colour.
+    `unlit`: the same view with a lamp's glare spots taken out, if it has any; a run that is the
+    cloth's colour there is the lamp's light (LAMP_SHARE)."""
     h, w = mask.shape
     d0, d1 = (max(0, round(v * px_per_mm)) for v in BAND_MM)
     corner = round(CORNER_MM * px_per_mm)
@@ -71,8 +81,10 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float) -> list[Arm]:
     bands = ((top[d0:d1], mask[d0:d1]), (top[h - d1:h - d0], mask[h - d1:h - d0]),
              (top[:, d0:d1].transpose(1, 0, 2), mask[:, d0:d1].T),
              (top[:, w - d1:w - d0].transpose(1, 0, 2), mask[:, w - d1:w - d0].T))
+    darker = (None,) * 4 if unlit is None else (
+        unlit[d0:d1], unlit[h - d1:h - d0], unlit[:, d0:d1].transpose(1, 0, 2), unlit[:, w - d1:w - d0].transpose(1, 0, 2))
     out: list[Arm] = []
-    for view, fg in bands:
+    for (view, fg), dark in zip(bands, darker, strict=True):
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
         full[len(full) - corner:] = False
@@ -82,11 +94,26 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float) -> list[Arm]:
                 continue
             lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
             med = np.median(lab, axis=0)
+            if dark is not None and _lamp_light(med, dark, fg, start, stop):
+                continue
             spread = np.percentile(np.abs(lab - med), 90, axis=0)
             if spread[0] <= LIGHT_SPREAD * max(float(med[0]), 1.0) and max(spread[1], spread[2]) <= CHROMA_SPREAD:
                 out.append(Arm((float(med[0]), float(med[1]), float(med[2])),
                                (float(spread[0]), float(spread[1]), float(spread[2])), (stop - start) / px_per_mm))
     return out
+
+
+def _lamp_light(lit: np.ndarray, dark: np.ndarray, fg: np.ndarray, start: int, stop: int) -> bool:
+    """Whether a run of a side's band (its median colour `lit`, Lab) is a lamp's light: without the
+    light (`dark`, the band of the view with the glare taken out; `fg`, its foreground mask) it
+    is near the colour of the cloth beside it in the band (see LAMP_SHARE)."""
+    cloth = fg == 0
+    if not cloth.any():
+        return False
+    lab = cv2.cvtColor(np.ascontiguousarray(dark), cv2.COLOR_BGR2LAB).astype(np.float32)
+    bare = np.median(lab[cloth], axis=0)
+    unlit = np.median(lab[:, start:stop].reshape(-1, 3), axis=0)
+    return bool(np.linalg.norm(unlit - bare) <= LAMP_SHARE * np.linalg.norm(lit - bare))
 
 
 def _near(lab: np.ndarray, found: list[Arm]) -> np.ndarray:

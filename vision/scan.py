@@ -61,9 +61,6 @@ CLIPPED_COUNTED = 0.88
 # scenes with glare, such places held 0.03 to 0.99 of white, with nothing under them or over a
 # card or an object alike; from a quarter up the white is a good part of what was seen there
 GLARE_SHARE = 0.25
-# a card listed to check on an arm is shown as the arm only this many spot widths (sigma) or more
-# from a lamp's glare spot (see scan: hand.arms takes a spot crossing the table's edge for an arm)
-ARM_NOT_LIT = 2.0
 # a piece found on a tile this near one found on the cloth is the same piece (mm)
 SAME_PIECE_MM = 10.0
 # the Monster found hiding its tile (vision.layout) is coloured by the middle of its place this wide
@@ -914,14 +911,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
         # card places reads as faces of its colour (twice the same byway card at 0.83 along one
         # arm). It is shown as the arm, with the advice to lift it (below), not as a card to check:
-        # a card hidden that much cannot be told from the arm (see hand.MOST). Not within
-        # ARM_NOT_LIT sigmas of a lamp's spot: a spot crossing the table's edge passes for an arm
-        # there (its places, guesses on the light, lay 0.4-1.4 sigmas from it; the hand, 7)
+        # a card hidden that much cannot be told from the arm (see hand.MOST)
         reach = det.arm.astype(np.uint8) * 255
-        at = cal.to_image(np.array([u.center_mm for u in obs.unsure], np.float64))
-        on_arm = {id(u) for u, p in zip(obs.unsure, at, strict=True)
-                  if glare.share_of(reach, np.asarray(u.corners_mm) * det.px_per_mm) >= hand.NAMED
-                  and all(np.hypot(p[0] - s.x, p[1] - s.y) > ARM_NOT_LIT * s.sigma for s in spots)}
+        on_arm = {id(u) for u in obs.unsure
+                  if glare.share_of(reach, np.asarray(u.corners_mm) * det.px_per_mm) >= hand.NAMED}
         obs.unknowns += [Unknown(u.center_mm, u.size_mm, ARM, u.rotation % 180.0) for u in obs.unsure if id(u) in on_arm]
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
     if obs.unsure:

@@ -51,6 +51,27 @@ def test_a_card_a_finger_or_a_marker_at_the_edge_is_no_arm():
     assert arms(top, mask, 1.0) == []
 
 
+def test_a_lamps_light_crossing_the_tables_edge_is_no_arm():
+    """A lamp's light crossing the top edge lights the cloth into one colour, wide as a forearm.
+    With the spot's light taken out (vision.glare) it is the cloth again, so it is no arm; an arm
+    in the lamp's light is still an arm without it (hand.LAMP_SHARE)."""
+    top, mask = table()
+    unlit = top.copy()
+    lit = (np.array((60, 90, 130)) + 110).clip(0, 255)  # the cloth, lit 110 grey levels
+    top[0:60, 380:530] = lit
+    mask[0:60, 380:530] = 255
+    # a forearm at the bottom edge, a lamp's light over it too: without the light it is a darker skin
+    top[600:700, 760:840] = SKIN_BGR
+    unlit[600:700, 760:840] = (np.array(SKIN_BGR) - 40).clip(0, 255)
+    mask[600:700, 760:840] = 255
+    assert len(arms(top, mask, 1.0)) == 2  # without the glare-free view, both pass for arms
+    (arm,) = arms(top, mask, 1.0, unlit)
+    assert np.allclose(arm.colour, lab_of(SKIN_BGR), atol=6)
+    # the light's run, were it something of its own colour in the glare-free view, is an arm too
+    unlit[0:60, 380:530] = SKIN_BGR
+    assert len(arms(top, mask, 1.0, unlit)) == 2
+
+
 def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():
     win = np.full((64, 46, 3), (120.0, 128.0, 128.0), np.float32)
     colour = lab_of(SKIN_BGR)

@@ -1005,16 +1005,35 @@ def test_cards_to_check_along_an_arm_are_shown_as_the_arm():
     assert not obs.items  # the one card lies 62 % under the hand
 
 
+def test_an_arm_in_a_lamps_light_is_still_the_arm():
+    """An arm crossing the right edge where a lamp's spot lights it (photo-like Highwayman 14 of
+    bench seed 1): without the spot's light it is still far from the wood's colour, so it is an
+    arm (hand.LAMP_SHARE), the players are told to lift it, and the guesses along it are shown as
+    the arm, not as cards to check. A test by the spot's distance alone had lost the arm."""
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene("highwayman", 14, photo=True, seed=1)
+    obs = scan(frame, "highwayman", pack=pack)
+    (h,) = [d for d in truth.distractors if d.kind == "hand"]
+    assert any(w.startswith("a hand or an arm reaches over the table") for w in obs.warnings)
+    assert len([u for u in obs.unknowns if u.reason == ARM]) >= 3
+    assert not any(near(u.center_mm, h.center_mm, max(h.size_mm)) for u in obs.unsure)
+    assert len(obs.items) == 4  # the four cards left of the hand still count
+
+
 def test_guesses_on_a_lamps_spot_at_the_tables_edge_are_not_named_the_arm():
     """A lamp's spot crossing the table's top edge (photo-like Monster Highway 12 of bench seed 2)
     passes for an arm (vision.hand.arms finds its colour crossing the edge); three card places on
-    it were guessed as Monster cards at 0.56-0.58 and listed to check. They are not named the arm
-    (scan.ARM_NOT_LIT): no hand lies there. The hand at the right edge is still shown."""
+    it were guessed as Monster cards at 0.56-0.58 and listed to check. They are not named the arm,
+    nor are unknown places there: without the spot's light that run is the cloth's colour, so it
+    is no arm (hand.LAMP_SHARE). The hand at the right edge is still shown."""
     from vision.observation import ARM
 
     pack, frame, truth = bench_scene("monsterhighway", 12, photo=True, seed=2)
     obs = scan(frame, "monsterhighway", pack=pack)
     spot = [(396, 53), (430, 59), (378, 116)]
     assert not any(u.reason == ARM and near(u.center_mm, p, 10) for u in obs.unknowns for p in spot)
+    # the spot's centre lies at about (455, 77) mm, 71 mm wide (sigma)
+    assert not any(u.reason == ARM and near(u.center_mm, (455, 77), 150) for u in obs.unknowns)
     (h,) = [d for d in truth.distractors if d.kind == "hand"]
     assert any(u.reason == ARM and near(u.center_mm, h.center_mm, 0.5 * max(h.size_mm)) for u in obs.unknowns)
