@@ -73,6 +73,8 @@ def marker_table_corners(marker_id: int, table: TableSpec) -> np.ndarray:
 
 def _project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    if not len(pts):  # (OpenCV returns None for no points)
+        return np.zeros((0, 2), np.float64)
     return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
 
 
@@ -101,7 +103,8 @@ class Calibration:
         """The mean image scale over the play area (how many pixels a millimetre spans)."""
         t = self.table
         corners = self.to_image([[0, 0], [t.width_mm, 0], [t.width_mm, t.height_mm], [0, t.height_mm]])
-        return float(cv2.contourArea(corners.astype(np.float32)) / (t.width_mm * t.height_mm)) ** 0.5
+        scale: float = float(cv2.contourArea(corners.astype(np.float32)) / (t.width_mm * t.height_mm)) ** 0.5
+        return scale
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -126,8 +129,8 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
-    for c, i in zip(corners, ids.ravel(), strict=True):
-        i = int(i)
+    for c, marker in zip(corners, ids.ravel(), strict=True):
+        i = int(marker)
         if i not in MARKER_PLACES:
             continue
         c = c.reshape(4, 2).astype(np.float64)

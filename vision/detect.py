@@ -236,7 +236,7 @@ class Detection:
             return 0.0
         part = inside[a0[1] - lo[1]:a1[1] - lo[1], a0[0] - lo[0]:a1[0] - lo[0]]
         covered = np.count_nonzero(comp[a0[1]:a1[1], a0[0]:a1[0]][part > 0])
-        return float(covered / max(np.count_nonzero(inside), 1))
+        return float(covered / max(int(np.count_nonzero(inside)), 1))
 
     def covers(self, region: int, cell: Candidate, share: float) -> bool:
         """Whether the region's own mask covers at least this share of a cell (see cover). A cell
@@ -430,7 +430,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     pixel of ``unlit`` is then compared with that model, so the lit cloth round a spot is cloth
     (a patterned cloth is read from ``top``: see docs/benchmarks.md, twenty-first pass)."""
     h, w = top.shape[:2]
-    lab8 = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
+    lab8: np.ndarray = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
     b = max(4, round(BLOCK_MM * px_per_mm))
     gh, gw = max(1, h // b), max(1, w // b)
@@ -493,13 +493,13 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
                 dst=strength)
         r = max(1, round(2.5 * px_per_mm))
     else:
-        bg = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
+        bg_full = cv2.resize(bg_blocks, (w, h), interpolation=cv2.INTER_LINEAR)
         # (the planes split from the 8-bit image: the same values, at a third of the cost; the
         # spot's light taken out here only, as the cloth's model and spread include it)
         if unlit is not None:
             lab8 = cv2.cvtColor(cv2.GaussianBlur(unlit, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
         lab_planes = [plane.astype(np.float32) for plane in cv2.split(lab8)]
-        bg_planes = cv2.split(bg)
+        bg_planes = cv2.split(bg_full)
         strength = _distance(lab_planes, bg_planes) / thresh
         mask = (strength > 1.0).astype(np.uint8) * 255
         dark = _sharp_dark(small, cv2.resize(bg_blocks, (sw, sh), interpolation=cv2.INTER_LINEAR),
@@ -571,7 +571,8 @@ def _centre_distances(pix: np.ndarray, centres: np.ndarray) -> np.ndarray:
     sq *= -2
     sq += (pix * pix).sum(axis=1)[:, None]
     sq += (centres * centres).sum(axis=1)[None, :]
-    return np.maximum(sq, 0, out=sq)
+    out: np.ndarray = np.maximum(sq, 0, out=sq)
+    return out
 
 
 @dataclass(frozen=True)
@@ -623,7 +624,7 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     h, w = lab.shape[:2]
     # at a third of a px per mm whatever the view's scale: the colours are learned from the same
     # detail, at the same cost, at any detection scale
-    half = cv2.resize(lab, (int(w / (3 * px_per_mm)), int(h / (3 * px_per_mm))), interpolation=cv2.INTER_AREA)
+    half: np.ndarray = cv2.resize(lab, (int(w / (3 * px_per_mm)), int(h / (3 * px_per_mm))), interpolation=cv2.INTER_AREA)
     hh, hw = half.shape[:2]
     if light is not None:
         # Uneven light leaves each shade of the cloth only where its light is, and a shade not
@@ -654,7 +655,8 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
         start = _centre_distances(sample, kept.centres).argmin(axis=1).astype(np.int32).reshape(-1, 1)
         _, _, centres = cv2.kmeans(sample, k, start, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     else:
-        _, _, centres = cv2.kmeans(sample, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+        # (no labels to start from: OpenCV takes None, its type stubs do not say so)
+        _, _, centres = cv2.kmeans(sample, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
         if looks is not None:
             # (scans may run on more than one thread: nothing here raises if another one got
             # there first)
@@ -691,7 +693,8 @@ def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool
     light, a, b = lab
     bl, ba, bb = bg
     if not forgive:
-        return np.sqrt(LIGHTNESS * (light - bl) ** 2 + (a - ba) ** 2 + (b - bb) ** 2)
+        dist: np.ndarray = np.sqrt(LIGHTNESS * (light - bl) ** 2 + (a - ba) ** 2 + (b - bb) ** 2)
+        return dist
     # A shadow (a hand, a lamp, the camera arm) darkens the cloth without changing its colour:
     # darkening by up to SHADOW of the cloth's lightness is forgiven. Brighter than the cloth
     # (a white card) always counts. Lightness still counts for less than colour.
@@ -1024,11 +1027,12 @@ def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[floa
         m = np.array([[fu[0], fv[0], o[0]], [fu[1], fv[1], o[1]]])
         size = (max(1, round(f1)), max(1, round(f2)))
         sub = cv2.warpAffine(comp, m, size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        across = None
+        across: tuple[np.ndarray, np.ndarray] | None = None
         if edges is not None:
             ex, ey = edges.across_x[y:y + h, x:x + w], edges.across_y[y:y + h, x:x + w]
-            across = tuple(cv2.warpAffine(np.ascontiguousarray(ex * abs(d[0]) + ey * abs(d[1])), m, size,
-                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) for d in (fu, fv))
+            across_u, across_v = (cv2.warpAffine(np.ascontiguousarray(ex * abs(d[0]) + ey * abs(d[1])), m, size,
+                                                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) for d in (fu, fv))
+            across = (across_u, across_v)
         for g, ax, ay, g1, g2 in _anchored_grids(sub, f1, f2, size_keys, px_per_mm, across, edge_only):
             out.append((g, (o + fu * ax + fv * ay + np.array([x, y], np.float64), fu, fv, g1, g2)))
     out.sort(key=lambda f: -f[0].score)

@@ -67,8 +67,7 @@ def _fit(excess: np.ndarray, cx: float, cy: float, s: float, a: float, iters: in
     x0, x1 = max(0, int(cx - reach)), min(w, int(cx + reach) + 2)
     y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 2)
     e = excess[y0:y1, x0:x1].ravel()
-    gx, gy = np.meshgrid(np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32))
-    gx, gy = gx.ravel(), gy.ravel()
+    gx, gy = (g.ravel() for g in np.meshgrid(np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32)))
     for n in range(iters):
         dx, dy = gx - np.float32(cx), gy - np.float32(cy)
         r2 = dx * dx + dy * dy
@@ -216,7 +215,8 @@ def clipped(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
     out = np.zeros(frame.shape[:2], np.uint8)
     for sp, rows, cols, light in _windows(frame, spots):
         lit = (light >= np.float32(0.2 * sp.height)).astype(np.uint8) * 255
-        out[rows, cols] |= cv2.bitwise_and(cv2.inRange(frame[rows, cols], (SATURATED,) * 3, (255,) * 3), lit)
+        there = out[rows, cols]
+        cv2.bitwise_or(there, cv2.bitwise_and(cv2.inRange(frame[rows, cols], (SATURATED,) * 3, (255,) * 3), lit), dst=there)
     return out
 
 

@@ -132,7 +132,8 @@ def coarse_descriptor(fine: np.ndarray) -> np.ndarray:
     hist = hist / (np.linalg.norm(hist) + 1e-6)
     colour = t.ravel() / (np.linalg.norm(t) + 1e-6)
     d = np.concatenate([colour, hist])
-    return (d / (np.linalg.norm(d) + 1e-6)).astype(np.float32)
+    unit: np.ndarray = (d / (np.linalg.norm(d) + 1e-6)).astype(np.float32)
+    return unit
 
 
 _CELLS_Y, _CELLS_X = 4, 3
@@ -173,9 +174,10 @@ def _jitter(big: np.ndarray, shape: tuple[int, int], rng: np.random.Generator) -
     h, w = shape
     ang = rng.uniform(-3, 3)
     scale = rng.uniform(0.96, 1.04) * 0.5
-    m = cv2.getRotationMatrix2D((w, h), ang, scale)
+    m: np.ndarray = cv2.getRotationMatrix2D((w, h), ang, scale)
     m[:, 2] += np.array([w / 2 - w, h / 2 - h]) + rng.uniform(-0.05, 0.05, 2) * (w, h)
-    small = cv2.warpAffine(big, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    small: np.ndarray = cv2.warpAffine(big, m, (w, h), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     gain = rng.uniform(0.7, 1.2) + np.linspace(-0.15, 0.15, h, dtype=np.float32)[:, None, None] * rng.uniform(-1, 1)
     small = np.clip(small * gain + rng.normal(0, 4, small.shape).astype(np.float32), 0, 255)
     return _prep(small.astype(np.uint8))
@@ -616,7 +618,7 @@ class CardIndex:
         # Two designs that differ only in a small corner (a bonus symbol) can never be told apart
         # by a fixed margin: ask for a share of the difference the designs themselves have.
         needed = MARGIN if rival[2] < 0 else min(MARGIN, 0.45 * (1.0 - tpl.ncc(e, rival[2])))
-        centre = tuple(float(v) for v in center_mm)
+        centre = (float(center_mm[0]), float(center_mm[1]))
         if crop_to_mm is not None:
             # the template fitted best shifted by (loc - SLACK) crop px: move the centre with it
             dx, dy = loc[0] - SLACK, loc[1] - SLACK

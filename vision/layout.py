@@ -72,7 +72,7 @@ CAR_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pu
 
 def colour_name(bgr: Sequence[int]) -> str:
     """A plain colour word for a playing piece, from its mean BGR colour."""
-    px = np.uint8([[list(bgr)]])
+    px = np.array([[list(bgr)]], np.uint8)
     h, s, v = (int(x) for x in cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0])
     if v < 70:
         return "black"
@@ -110,9 +110,9 @@ def bigsur(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec) ->
     middle: list[Item] = []
     for it in items:
         if it.kind in ("highway card", "") and it.size_mm[0] != it.size_mm[1]:
-            seat = _tableau_seat(it, table)
-            if seat is not None:
-                rows[seat].append(it)
+            at = _tableau_seat(it, table)
+            if at is not None:
+                rows[at].append(it)
             else:
                 middle.append(it)
     tableaus: dict[str, Any] = {}

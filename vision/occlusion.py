@@ -300,7 +300,8 @@ def pieces_on(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, center_
         tc = tk - tm
         gain = np.einsum("ecn,cn->ec", tc, ak - am)[:, :, None] / np.maximum(np.einsum("ecn,ecn->ec", tc, tc)[:, :, None], 1e-6)
         res = win - am - gain * (t - tm)
-        return np.sqrt(np.einsum("ecn,ecn->en", res, res))
+        misfit: np.ndarray = np.sqrt(np.einsum("ecn,ecn->en", res, res))
+        return misfit
 
     first = misfit(faces, None)
     k = int(np.argmin(np.partition(first, n // 2, axis=1)[:, n // 2]))  # the face explaining it best

@@ -313,7 +313,8 @@ def default_cache_dir() -> Path:
 def main_size(items: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
     """The size most designs share (ties: the larger piece, the cards rather than tiles)."""
     counts = Counter(tuple(float(v) for v in it["size_mm"]) for it in items)
-    return max(counts, key=lambda s: (counts[s], s[0] * s[1]))
+    best = max(counts, key=lambda s: (counts[s], s[0] * s[1]))
+    return best[0], best[1]
 
 
 def catalog_hash(game: str, items: Sequence[Mapping[str, Any]]) -> str:

@@ -14,7 +14,7 @@ import functools
 import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -242,7 +242,13 @@ def _grown_from_cloth(det: detect.Detection, region: detect.Region, game: str) -
     return hand.share_of_arm(det.rectified, box * det.px_per_mm, det.arms) < hand.NAMED
 
 
-Look = Callable[[detect.Candidate], tuple[detect.Candidate, Match]]
+class Look(Protocol):
+    """A cell's reading (its first look, if made already, handed in), checked and read again as
+    the scan does: the cell it settled on and the Match."""
+
+    def __call__(self, c: detect.Candidate, reading: Match | None = None, /) -> tuple[detect.Candidate, Match]: ...
+
+
 # the first look at many cells at once: the recogniser's reading of each, as placed
 FirstLook = Callable[[Sequence[detect.Candidate]], list[Match]]
 # Look of many cells, their first looks read together (the same readings, in less time)
@@ -348,7 +354,8 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     def taken(places: np.ndarray, at: np.ndarray, short: float) -> np.ndarray:
         # for each point of `at`, whether a place is within half a card of it (not _apart)
         d = np.hypot(places[None, :, 0] - at[:, None, 0], places[None, :, 1] - at[:, None, 1])
-        return (d < 0.5 * np.minimum(places[None, :, 2], short)).any(axis=1)
+        near: np.ndarray = (d < 0.5 * np.minimum(places[None, :, 2], short)).any(axis=1)
+        return near
 
     def take(got: tuple[detect.Candidate, Match]) -> bool:
         nonlocal held
@@ -395,11 +402,11 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
             # a place moved onto edges may have followed the card's own print (Ground Zero's dark
             # squares took a bare place 17 mm off the tile, read 0.31 there): where it lay before
             # is read too, and the better first look kept
-            moved = [k for k, c in enumerate(cells) if c.unsnapped is not None]
-            first = first_look(cells + [cells[k].unsnapped for k in moved])
-            for j, k in enumerate(moved):
+            before = [(k, c.unsnapped) for k, c in enumerate(cells) if c.unsnapped is not None]
+            first = first_look(cells + [was for _, was in before])
+            for j, (k, was) in enumerate(before):
                 if first[len(cells) + j].score > first[k].score:
-                    cells[k], first[k] = dataclasses.replace(cells[k].unsnapped, unsnapped=None), first[len(cells) + j]
+                    cells[k], first[k] = dataclasses.replace(was, unsnapped=None), first[len(cells) + j]
             first = first[:len(cells)]
             # the best first: two bare places may reach one card
             for k in sorted(range(len(cells)), key=lambda k: -first[k].score):
@@ -707,7 +714,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         by_region.setdefault(cand.region, []).append(look(cand, reading))
     for region, found in by_region.items():
         by_region[region] = _settle(found, det.alternatives.get(region, []),
-                                    lambda taken, r=region: det.residual(r, taken), det.snap, look_all)
+                                    functools.partial(det.residual, region), det.snap, look_all)
         # from each sure card, its neighbours' places along a row or a grid (see _grow)
         settled = by_region[region] = _grow(by_region[region], det, region, look, first_look)
         sure = sum(m.status == "sure" for _, m in settled)
@@ -721,7 +728,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             anchored = det.anchored(region)
             if anchored:
                 again = _grow(_unclear_unsure(_settle(look_all(det.snap(anchored[0])), anchored[1:],
-                                                      lambda taken, r=region: det.residual(r, taken), det.snap,
+                                                      functools.partial(det.residual, region), det.snap,
                                                       look_all)), det, region, look, first_look)
                 scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
@@ -748,10 +755,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # already read; anything less is taken for the cloth, as before (no listing, no unknown)
     read: list[tuple[detect.Candidate, Match]] = []
     for cand in det.partial:
-        settled = by_region.get(cand.region)
-        if settled is None or det.regions[cand.region].loose:
+        cards = by_region.get(cand.region)
+        if cards is None or det.regions[cand.region].loose:
             continue
-        if all(_apart(cand, c) for c, m in settled if m.status != "unknown"):
+        if all(_apart(cand, c) for c, m in cards if m.status != "unknown"):
             c, m = look(cand)
             if m.status == "sure" and m.score >= WEAK_SURE:
                 read.append((c, m))
@@ -851,12 +858,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # unless the whole face was below the recogniser's bar):
             # tiles under cars on a board whose places were found from its sure tiles, and on a
             # board a hand reaches into
-            clear = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
+            clear_cells = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
             # (a sure reading that would be listed unsure, as below, too: a car on a road tile
             # keeps its whole face at 0.70-0.75, which counts only in a clean grid)
             listed_below = WEAK_SURE if (doubtful or weak) else COUNTED
             past = {id(c) for c, m in found if (m.status != "sure" or m.score < listed_below) and (
-                (id(c) in gridded and (held or not weak)) or (m.id is not None and any(_beside(c, o) for o in clear)))}
+                (id(c) in gridded and (held or not weak)) or (m.id is not None and any(_beside(c, o) for o in clear_cells)))}
             found = [(cand, (read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
                                                m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
                              or m) if id(cand) in past else m)
@@ -923,9 +930,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # a place of the cloth's own pattern, its flecks
     inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns] + [(r.center_mm, max(r.size_mm) / 2)
                                                                           for r in cloth]
-    found = [{"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
-             for p in det.pieces
-             if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
+    spotted: list[dict[str, Any]] = [
+        {"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
+        for p in det.pieces
+        if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
     if pieces_stand:
         # and the pieces standing on recognised tiles, which the mask joins to their tile
         for it in obs.items + obs.unsure:
@@ -934,12 +942,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 continue
             for p in pieces_on(index, frame, cal.homography, it.center_mm, it.rotation, key, it.id):
                 if all(np.hypot(p["center_mm"][0] - q["center_mm"][0], p["center_mm"][1] - q["center_mm"][1])
-                       >= SAME_PIECE_MM for q in found):
-                    found.append(p)
+                       >= SAME_PIECE_MM for q in spotted):
+                    spotted.append(p)
     pieces = [{"colour": layout.colour_name(p["colour_bgr"]),
                "center_mm": [round(p["center_mm"][0], 1), round(p["center_mm"][1], 1)],
                "size_mm": [round(p["size_mm"][0], 1), round(p["size_mm"][1], 1)], "area_mm2": round(p["area_mm2"])}
-              for p in found]
+              for p in spotted]
     if arms:
         # a place read as no card that is mostly an arm's colour is the arm (a chain of them over a
         # board once gave the Monster's place, under the hand): named so before the layout reads
@@ -959,8 +967,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # coloured by the middle of that place as seen from above, sized as the place
         ppm = det.px_per_mm
         x, y = (round(v * ppm) for v in monster["center_mm"])
-        r = max(1, round(MONSTER_COLOUR_MM * ppm / 2))
-        patch = det.rectified[max(0, y - r):y + r, max(0, x - r):x + r].reshape(-1, 3)
+        half = max(1, round(MONSTER_COLOUR_MM * ppm / 2))
+        patch = det.rectified[max(0, y - half):y + half, max(0, x - half):x + half].reshape(-1, 3)
         side = layout.MONSTER_CELL_MM
         pieces.append({"colour": layout.colour_name(patch.mean(axis=0).round().astype(int)) if len(patch) else "",
                        "center_mm": monster["center_mm"], "size_mm": [side, side], "area_mm2": round(side * side)})

@@ -60,6 +60,8 @@ def test_recovers_the_homography_and_reports_a_small_error():
     assert 0 <= cal.reprojection_error_px < 1.0
     back = cal.to_table(truth)
     assert np.abs(back - probe).max() < 1.5  # mm
+    # no points in, none out (OpenCV's transform gives None for them)
+    assert cal.to_table([]).shape == cal.to_image(np.zeros((0, 2))).shape == (0, 2)
 
 
 def test_uses_every_corner_whatever_way_a_marker_was_laid():

@@ -80,7 +80,7 @@ def render_face(game: str, item: dict[str, Any], px_per_mm: float = DEFAULT_PX_P
                 raise
             module = None
         if module is not None:
-            face = module.render(item, float(px_per_mm))
+            face: np.ndarray | None = module.render(item, float(px_per_mm))
             if face is not None:
                 return face
     return render_generic(item, float(px_per_mm))

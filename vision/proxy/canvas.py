@@ -136,7 +136,7 @@ def draw_motif_border(draw: ImageDraw.ImageDraw, w: int, h: int, card_id: str, b
         for j in range(per_side):
             c = colors[d[k % len(d)] % 4]
             shade = 0.75 + (d[(k + 7) % len(d)] % 50) / 100
-            c = tuple(min(255, int(v * shade)) for v in c)
+            fill = tuple(min(255, int(v * shade)) for v in c)
             a, b = int(j * step), int((j + 1) * step)
             if side == 0:
                 box = (a, 0, b, band_i)
@@ -146,7 +146,7 @@ def draw_motif_border(draw: ImageDraw.ImageDraw, w: int, h: int, card_id: str, b
                 box = (w - b, h - band_i, w - a, h)
             else:
                 box = (0, h - b, band_i, h - a)
-            draw.rectangle(box, fill=c)  # type: ignore[arg-type]
+            draw.rectangle(box, fill=fill)
             k += 1
     # One corner notch in a fixed place breaks any remaining symmetry of the frame.
     draw.rectangle((0, 0, band_i * 2, band_i * 2), fill=(20, 20, 20))
