@@ -1070,9 +1070,11 @@ def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, flo
 
 
 def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[float, float]],
-         px_per_mm: float = DETECT_PX_PER_MM, unlit: np.ndarray | None = None) -> Detection:
+         px_per_mm: float = DETECT_PX_PER_MM, unlit: np.ndarray | None = None,
+         white: np.ndarray | None = None) -> Detection:
     """Card-sized candidates, unexplained blobs and small pieces on the play area. ``unlit``:
-    the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any."""
+    the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any;
+    ``white``: where they drove it to white (vision.glare.clipped, 0/255), if anywhere."""
     top = rectify(frame, calibration, px_per_mm)
     unlit_top = None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm)
     edges = edge_maps(top)
@@ -1082,7 +1084,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE)
-    arms = hand.arms(top, mask, px_per_mm, unlit_top)
+    arms = hand.arms(top, mask, px_per_mm, unlit_top,
+                     None if white is None else rectify(white, calibration, px_per_mm))
     armless = arm = None
     if arms:
         arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)

@@ -53,7 +53,10 @@ NAMED = 0.5
 # it as it was. Bench seed 2, photo-like Monster Highway 12: a spot crossing the top edge, taken
 # for an arm 153 mm wide (and three guesses on its light named "the arm"), 86 from the cloth lit
 # and 13 without the light (0.15). Bench seed 1, photo-like Highwayman 14: an arm crossing the
-# right edge in a lamp's light, 53 from the wood lit and 28 without it (0.54)
+# right edge in a lamp's light, 53 from the wood lit and 28 without it (0.54). Where the spot drove
+# the camera to white, nothing is left to take the light out of: a run mostly white so
+# (vision.glare.clipped) is the lamp's too (bench seed 3, proxy Highways & Byways 14: a spot 120 mm
+# wide across the top edge, white, whose four guesses were named the arm and a hand warned of)
 LAMP_SHARE = 0.35
 
 
@@ -66,12 +69,14 @@ class Arm:
     width_mm: float
 
 
-def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray | None = None) -> list[Arm]:
+def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray | None = None,
+         white: np.ndarray | None = None) -> list[Arm]:
     """The colours of what reaches onto the play area from beyond it: each run of the foreground
     mask (`mask`, over the rectified view `top`) that crosses a side of the area at least WIDTH_MM
     wide, away from the corners, filling the band BAND_MM inside the side, and of one colour.
-    `unlit`: the same view with a lamp's glare spots taken out, if it has any; a run that is the
-    cloth's colour there is the lamp's light (LAMP_SHARE)."""
+    `unlit`: the same view with a lamp's glare spots taken out, if it has any; `white`: where a
+    spot drove it to white (0/255), if anywhere. A run that is the cloth's colour without the
+    light, or mostly white so, is the lamp's light (LAMP_SHARE)."""
     h, w = mask.shape
     d0, d1 = (max(0, round(v * px_per_mm)) for v in BAND_MM)
     corner = round(CORNER_MM * px_per_mm)
@@ -83,14 +88,16 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
              (top[:, w - d1:w - d0].transpose(1, 0, 2), mask[:, w - d1:w - d0].T))
     darker = (None,) * 4 if unlit is None else (
         unlit[d0:d1], unlit[h - d1:h - d0], unlit[:, d0:d1].transpose(1, 0, 2), unlit[:, w - d1:w - d0].transpose(1, 0, 2))
+    whites = (None,) * 4 if white is None else (
+        white[d0:d1], white[h - d1:h - d0], white[:, d0:d1].T, white[:, w - d1:w - d0].T)
     out: list[Arm] = []
-    for (view, fg), dark in zip(bands, darker, strict=True):
+    for (view, fg), dark, bright in zip(bands, darker, whites, strict=True):
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
         full[len(full) - corner:] = False
         edges = np.flatnonzero(np.diff(np.concatenate([[0], full.astype(np.int8), [0]])))
         for start, stop in zip(edges[::2], edges[1::2], strict=True):
-            if stop - start < WIDTH_MM * px_per_mm:
+            if stop - start < WIDTH_MM * px_per_mm or (bright is not None and (bright[:, start:stop] > 127).mean() >= 0.5):
                 continue
             lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
             med = np.median(lab, axis=0)

@@ -647,7 +647,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     spots = glare.find(frame)
     white = glare.clipped(frame, spots)
     unlit = glare.remove(frame, spots)
-    det = detect.find(frame, cal, index.size_keys, unlit=unlit)
+    det = detect.find(frame, cal, index.size_keys, unlit=unlit, white=white)
     frame = unlit
     obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
     if cal.reprojection_error_px > WARN_REPROJECTION_PX:

@@ -70,6 +70,13 @@ def test_a_lamps_light_crossing_the_tables_edge_is_no_arm():
     # the light's run, were it something of its own colour in the glare-free view, is an arm too
     unlit[0:60, 380:530] = SKIN_BGR
     assert len(arms(top, mask, 1.0, unlit)) == 2
+    # ... unless the spot drove it to white: then no light can be taken out, and white says it
+    top[0:60, 380:530] = unlit[0:60, 380:530] = 255
+    white = np.zeros_like(mask)
+    assert len(arms(top, mask, 1.0, unlit, white)) == 2
+    white[0:60, 380:530] = 255
+    (arm,) = arms(top, mask, 1.0, unlit, white)
+    assert np.allclose(arm.colour, lab_of(SKIN_BGR), atol=6)
 
 
 def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():

@@ -1021,6 +1021,20 @@ def test_an_arm_in_a_lamps_light_is_still_the_arm():
     assert len(obs.items) == 4  # the four cards left of the hand still count
 
 
+def test_a_lamps_spot_driven_to_white_at_the_tables_edge_is_no_arm():
+    """A lamp's spot crossing the top edge, driven to white (proxy Highways & Byways 14 of bench
+    seed 3): no light can be taken out of white, so only its whiteness says it is the lamp's
+    (hand.LAMP_SHARE). No hand lies on that table: none is warned of, and no place is named the
+    arm; the four guesses on the white stay listed to check."""
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene("highwaysbyways", 14, photo=False, seed=3)
+    assert not [d for d in truth.distractors if d.kind == "hand"]
+    obs = scan(frame, "highwaysbyways", pack=pack)
+    assert not any(w.startswith("a hand or an arm reaches over the table") for w in obs.warnings)
+    assert not any(u.reason == ARM for u in obs.unknowns)
+
+
 def test_guesses_on_a_lamps_spot_at_the_tables_edge_are_not_named_the_arm():
     """A lamp's spot crossing the table's top edge (photo-like Monster Highway 12 of bench seed 2)
     passes for an arm (vision.hand.arms finds its colour crossing the edge); three card places on
