@@ -1084,8 +1084,9 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE)
+    # (the white mask rectified only where a spot drove something to white)
     arms = hand.arms(top, mask, px_per_mm, unlit_top,
-                     None if white is None else rectify(white, calibration, px_per_mm))
+                     rectify(white, calibration, px_per_mm) if white is not None and white.any() else None)
     armless = arm = None
     if arms:
         arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)

@@ -92,6 +92,7 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
         white[d0:d1], white[h - d1:h - d0], white[:, d0:d1].T, white[:, w - d1:w - d0].T)
     out: list[Arm] = []
     for (view, fg), dark, bright in zip(bands, darker, whites, strict=True):
+        dark_lab = None  # the side's band without the lamp's light, in Lab (once a side, when asked)
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
         full[len(full) - corner:] = False
@@ -101,8 +102,11 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
                 continue
             lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
             med = np.median(lab, axis=0)
-            if dark is not None and _lamp_light(med, dark, fg, start, stop):
-                continue
+            if dark is not None:
+                if dark_lab is None:
+                    dark_lab = cv2.cvtColor(np.ascontiguousarray(dark), cv2.COLOR_BGR2LAB).astype(np.float32)
+                if _lamp_light(med, dark_lab, fg, start, stop):
+                    continue
             spread = np.percentile(np.abs(lab - med), 90, axis=0)
             if spread[0] <= LIGHT_SPREAD * max(float(med[0]), 1.0) and max(spread[1], spread[2]) <= CHROMA_SPREAD:
                 out.append(Arm((float(med[0]), float(med[1]), float(med[2])),
@@ -110,14 +114,13 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
     return out
 
 
-def _lamp_light(lit: np.ndarray, dark: np.ndarray, fg: np.ndarray, start: int, stop: int) -> bool:
+def _lamp_light(lit: np.ndarray, lab: np.ndarray, fg: np.ndarray, start: int, stop: int) -> bool:
     """Whether a run of a side's band (its median colour `lit`, Lab) is a lamp's light: without the
-    light (`dark`, the band of the view with the glare taken out; `fg`, its foreground mask) it
-    is near the colour of the cloth beside it in the band (see LAMP_SHARE)."""
+    light (`lab`, the band of the view with the glare taken out, Lab; `fg`, its foreground mask)
+    it is near the colour of the cloth beside it in the band (see LAMP_SHARE)."""
     cloth = fg == 0
     if not cloth.any():
         return False
-    lab = cv2.cvtColor(np.ascontiguousarray(dark), cv2.COLOR_BGR2LAB).astype(np.float32)
     bare = np.median(lab[cloth], axis=0)
     unlit = np.median(lab[:, start:stop].reshape(-1, 3), axis=0)
     return bool(np.linalg.norm(unlit - bare) <= LAMP_SHARE * np.linalg.norm(lit - bare))
