@@ -2,7 +2,9 @@
 
 The frame is warped to a top-down view of the play area at DETECT_PX_PER_MM. Whatever differs
 from the table cloth is foreground; the cloth is modelled locally (a median of blocks around each
-place, so uneven light and a wood grain do not count as objects).
+place, so uneven light and a wood grain do not count as objects). A patterned cloth is modelled
+as the set of colours spread all over it, and a check also by its lattice: it repeats itself one
+period away, which a card in the check's own colours does not.
 
 Cards laid edge to edge (a Big Sur row, a Roundabout grid, a Monster Highway road) merge into one
 region. Such a region is split with the physical sizes the pack knows: the region's minimum-area
@@ -79,6 +81,22 @@ CLOTH_MOVED = 8.0
 CLOTH_CHANGED = 0.05
 CLOTH_DRIFT = 2.0
 CLOTH_KEPT = 2  # tables (view sizes) whose cloth colours are kept
+# A cloth printed with a lattice (a check) repeats itself exactly: a place that matches too few of
+# the places one and two periods away along the lattice's two directions is not cloth, whatever
+# its colour (see _periodic_mask). The lattice: the two strongest peaks of the table's own
+# autocorrelation, PERIODIC_MM apart from it (the lattice's shortest and longest periods), each
+# at least PERIODIC_PEAK of its variance, in directions not alike (a wood's grain repeats along
+# one direction only; dots strewn at random, nowhere).
+PERIODIC_MM = (12.0, 130.0)
+PERIODIC_PEAK = 0.3
+PERIODIC_CUT = 10.0  # a match: at most this far (Lab, lightness weighted as LIGHTNESS) ...
+PERIODIC_SHADOW = 0.3  # ... from the colours a px round the neighbour, which a shadow may darken this much
+PERIODIC_VOTES = 2  # a place is cloth if it matches at least this many of its up to 8 neighbours ...
+PERIODIC_ROUNDS = 3  # ... not counting those found not to be cloth, in this many rounds at most
+PERIODIC_BRIGHT = 1.15  # periods this much brighter than the typical one are a lamp's pool: left out
+PERIODIC_LIT = 8  # ... as is where a lamp's spot taken out (vision.glare) changed the grey this much
+PERIODIC_FLECK_MM2 = 600.0  # flecks adding up to less, with all else within PERIODIC_NEAR_MM, are left out
+PERIODIC_NEAR_MM = 8.0
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
@@ -480,6 +498,25 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         # (lit evenly: see _pattern_mask; the cloth's light around each place is a wide mean of
         # its blocks, as a median flips between the two tones of a check)
         mask, graded = _pattern_mask(lab, px_per_mm, blocks, cv2.GaussianBlur(blocks[:, :, 0], (0, 0), 4.0))
+        # A check cloth: a card's pale or green parts share its colours, so the colours alone keep
+        # only fragments of cards (a home base green on a green check was not found at all).
+        # Its lattice repeats the cloth exactly, so what differs from the cloth one period away on
+        # every side is not cloth, whatever its colour (see _periodic_mask).
+        # (with a lamp's spots taken out: the light a spot adds is no lattice's; where it drove
+        # the check to white, nothing is left to compare, and what lies there is the colours' to find)
+        shine = None
+        if unlit is not None:
+            seen = cv2.resize(cv2.GaussianBlur(unlit, (0, 0), 1.5 * px_per_mm), (sw, sh), interpolation=cv2.INTER_AREA)
+            shine = cv2.absdiff(cv2.cvtColor(seen, cv2.COLOR_BGR2GRAY),
+                                cv2.cvtColor(cv2.resize(top, (sw, sh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY))
+            seen = cv2.cvtColor(seen, cv2.COLOR_BGR2LAB).astype(np.float32)
+        else:
+            seen = small
+        off = _periodic_mask(seen, px_per_mm / 2, cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST))
+        if off is not None:
+            if shine is not None:
+                off[shine > PERIODIC_LIT] = 0
+            mask = cv2.max(mask, cv2.resize(off, (w, h), interpolation=cv2.INTER_NEAREST))
         # what the mask holds counts as one strength, above FAINT and PIECE_STRENGTH alike; what
         # it leaves keeps how far it is from the cloth's colours (under the threshold), so a
         # fragment of a card can be followed into the rest of it (see _completed): part of a home
@@ -685,6 +722,156 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     cut = max(12.0, 4.0 * scale)
     fg = (dmin > cut).reshape(hh, hw).astype(np.uint8) * 255
     return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST), (dmin / cut).reshape(hh, hw).astype(np.float32)
+
+
+def _lattice(lab: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
+    """The two shifts (dx, dy px, not parallel) under which a patterned cloth matches itself
+    best, between lo and hi px long: the cloth's lattice (none found: fewer than two)."""
+    h, w = lab.shape[:2]
+    fh, fw = cv2.getOptimalDFTSize(h), cv2.getOptimalDFTSize(w)
+    # the autocorrelation of the three planes (lightness weighted as in a colour difference), each
+    # with the slow changes of light taken out first (a mean over blocks half the longest period
+    # wide): otherwise it only falls away from its centre
+    ac = np.zeros((fh, fw), np.float32)
+    k = max(1, int(hi / 2))
+    for c, wt in ((0, LIGHTNESS), (1, 1.0), (2, 1.0)):
+        plane = lab[:, :, c]
+        low = cv2.resize(cv2.resize(plane, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA), (w, h),
+                         interpolation=cv2.INTER_LINEAR)
+        f = np.zeros((fh, fw), np.float32)
+        f[:h, :w] = (plane - low) * np.float32(wt ** 0.5)
+        spec = cv2.dft(f, flags=cv2.DFT_COMPLEX_OUTPUT)
+        part = cv2.idft(cv2.mulSpectrums(spec, spec, 0, conjB=True), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+        ac += part
+    ac = np.fft.fftshift(ac) / max(float(ac[0, 0]), 1e-6)
+    cy, cx = fh // 2, fw // 2
+    yy, xx = np.mgrid[-cy:fh - cy, -cx:fw - cx]
+    r = np.hypot(xx, yy)
+    ok = (r >= lo) & (r <= hi) & ((yy > 0) | ((yy == 0) & (xx > 0)))
+    peak = ok & (ac >= cv2.dilate(ac, np.ones((5, 5), np.uint8))) & (ac >= PERIODIC_PEAK)
+    at = np.flatnonzero(peak)
+    out: list[np.ndarray] = []
+    for i in at[np.argsort(-ac.ravel()[at])][:50]:
+        y, x = divmod(int(i), fw)
+        d = np.array([x - cx, y - cy], float)
+        if 0 < x < fw - 1 and 0 < y < fh - 1:
+            # to a fraction of a px: the peak's parabola along each axis
+            for axis, (a, b) in enumerate(((ac[y, x - 1], ac[y, x + 1]), (ac[y - 1, x], ac[y + 1, x]))):
+                curve = a - 2 * ac[y, x] + b
+                if curve < 0:
+                    d[axis] += float(np.clip(0.5 * (a - b) / curve, -0.5, 0.5))
+        if any(abs(d[0] * o[1] - d[1] * o[0]) < 0.5 * np.hypot(*d) * np.hypot(*o) for o in out):
+            continue
+        out.append(d)
+        if len(out) == 2:
+            break
+    return out
+
+
+def _periodic_mask(lab: np.ndarray, px_per_mm: float, beside: np.ndarray | None = None) -> np.ndarray | None:
+    """Foreground on a cloth printed with a lattice (checks): places that match too few of their
+    lattice neighbours (within a small window), as 0/255 at the size of `lab`. `beside`: what
+    else is known to lie on the cloth (0/255, the same size). None when the cloth has no lattice."""
+    h, w = lab.shape[:2]
+    # the lattice is looked for at half this scale (a quarter of the cost), to a fraction of a px
+    quarter = cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    lat = [2.0 * d for d in _lattice(quarter, PERIODIC_MM[0] * px_per_mm / 2, PERIODIC_MM[1] * px_per_mm / 2)]
+    if len(lat) < 2:
+        return None
+    # As if lit evenly, lightness and chroma scaled alike (a shadow's edge, a lamp's pool): the
+    # light of each place is the median of the mean lightness of the 3 x 3 periods of the
+    # lattice around it (blocks one period wide), of their cloth only (what else is known to
+    # lie there left out). A big grid of cards darkened or lightened the periods beside it, and
+    # the cloth there then matched none of its neighbours further off; a period mostly covered
+    # takes the typical one's light, and one card covering a period is outvoted by the median.
+    k = max(2, round(float(max(np.hypot(*d) for d in lat))))
+    blocks = (max(1, w // k), max(1, h // k))
+    if beside is None:
+        periods = cv2.resize(lab[:, :, 0], blocks, interpolation=cv2.INTER_AREA)
+    else:
+        bare = 1.0 - beside.astype(np.float32) / 255.0
+        share = cv2.resize(bare, blocks, interpolation=cv2.INTER_AREA)
+        periods = cv2.resize(lab[:, :, 0] * bare, blocks, interpolation=cv2.INTER_AREA) / np.maximum(share, 1e-3)
+        covered = share < 0.3
+        if covered.all():
+            periods = cv2.resize(lab[:, :, 0], blocks, interpolation=cv2.INTER_AREA)
+        elif covered.any():
+            periods[covered] = float(np.median(periods[~covered]))
+    if min(periods.shape) >= 3:
+        periods = cv2.medianBlur(periods, 3)
+    light = cv2.resize(periods, (w, h), interpolation=cv2.INTER_LINEAR)
+    gain = np.clip(float(np.median(light)) / np.maximum(light, 1.0), 0.5, 2.0)
+    # (a pool of light brighter than that by PERIODIC_BRIGHT washes the check's colours out, which
+    # no gain brings back, also in the periods round it, where the light rises steeply: what lies
+    # there is the colours' to find)
+    pool = (periods > PERIODIC_BRIGHT * float(np.median(periods))).astype(np.uint8)
+    lamp = cv2.resize(cv2.dilate(pool, np.ones((3, 3), np.uint8)), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    lab = lab.copy()
+    lab[:, :, 0] *= gain
+    lab[:, :, 1:] = 128.0 + (lab[:, :, 1:] - 128.0) * gain[:, :, None]
+    ker = np.ones((3, 3), np.uint8)
+    # (within a px of where the lattice says: the cloth's edges blur, and the lens bends it a little)
+    lo: np.ndarray = cv2.erode(lab, ker)
+    hi: np.ndarray = cv2.dilate(lab, ker)
+    # a shadow (a card's, a hand's) darkens the cloth by up to PERIODIC_SHADOW and takes as much of
+    # its colour: the range each neighbour allows reaches that far down and that far to grey
+    dim = np.float32(1.0 - PERIODIC_SHADOW)
+    lo[:, :, 0] *= dim
+    lo[:, :, 1:] = np.minimum(lo[:, :, 1:], 128.0 + (lo[:, :, 1:] - 128.0) * dim)
+    hi[:, :, 1:] = np.maximum(hi[:, :, 1:], 128.0 + (hi[:, :, 1:] - 128.0) * dim)
+    weight = np.array([[LIGHTNESS, 1.0, 1.0]], np.float32)
+    # each neighbour's squared difference, over the places whose neighbour lies in the view
+    # (OpenCV's arithmetic on the views: the same values as numpy's at a third of the cost)
+    diffs: list[tuple[tuple[slice, slice], tuple[slice, slice], np.ndarray]] = []
+    for d in lat:
+        for sgn in (1, -1, 2, -2):
+            dx, dy = round(float(sgn * d[0])), round(float(sgn * d[1]))
+            y0, y1, x0, x1 = max(0, -dy), min(h, h - dy), max(0, -dx), min(w, w - dx)
+            if y1 <= y0 or x1 <= x0:
+                continue
+            at, there = (slice(y0, y1), slice(x0, x1)), (slice(y0 + dy, y1 + dy), slice(x0 + dx, x1 + dx))
+            here = lab[at]
+            # gap = max(here - hi, lo - here, 0), squared and weighted per plane
+            gap = cv2.max(cv2.subtract(here, hi[there]), cv2.subtract(lo[there], here))
+            gap = cv2.max(gap, np.zeros_like(gap))
+            diffs.append((at, there, cv2.transform(cv2.multiply(gap, gap), weight)))
+    best = np.full((h, w), np.inf, np.float32)
+    for at, _, e in diffs:
+        cv2.min(best[at], e, dst=best[at])
+    # the cut from how well each place matches its best neighbour: the cloth's own noise
+    sample = np.sqrt(best[::3, ::3])
+    med = float(np.median(sample))
+    mad = float(np.median(np.abs(sample - med))) + 1e-3
+    cut2 = max(PERIODIC_CUT, med + 6.0 * 1.4826 * mad) ** 2
+    matches = [(at, there, (e <= cut2).view(np.uint8)) for at, there, e in diffs]
+    cloth = np.ones((h, w), np.uint8)
+    for _ in range(PERIODIC_ROUNDS):
+        # A place is cloth when it matches at least PERIODIC_VOTES of its neighbours one and two
+        # periods away along each direction: a card longer than a period matches itself one
+        # period along (a plain card's ends, a tile's road beside the next tile's), but hardly
+        # twice. And a neighbour that is itself not cloth does not vouch for a place, so what
+        # differs from the cloth grows over a card round by round.
+        votes = np.zeros((h, w), np.uint8)
+        for at, there, match in matches:
+            votes[at] += match & cloth[there]
+        now = (votes >= PERIODIC_VOTES).view(np.uint8)
+        if np.array_equal(now, cloth):
+            break
+        cloth = now
+    fg = (cloth == 0).astype(np.uint8) * 255
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, ker)
+    # Flecks that add up to less than a small card's quarter, with all else within
+    # PERIODIC_NEAR_MM of them, are the lattice's misfit where the light is uneven (a lamp's edge
+    # on the check), not things: a piece is found by its colour. A card in a colour of the check
+    # shows as flecks, one on each cell of another colour, and with what its colours show of it.
+    fg[lamp] = 0
+    known = fg if beside is None else cv2.max(fg, beside)
+    _, groups, _, _ = _components(cv2.dilate(known, _disc(2 * PERIODIC_NEAR_MM, px_per_mm)))
+    held = np.bincount(groups[known > 0], minlength=int(groups.max()) + 1)  # px of each group
+    keep = held >= PERIODIC_FLECK_MM2 * px_per_mm**2
+    keep[0] = False
+    fg[~keep[groups]] = 0
+    return fg
 
 
 def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool = True) -> np.ndarray:

@@ -198,6 +198,22 @@ def bench_scene(game, i, photo=False, seed=1, monster=None):
     return pack, frame, truth
 
 
+@pytest.mark.parametrize("game,i,want", [("monsterhighway", 27, 17), ("roundabout", 0, 4), ("bigsur", 23, 26)])
+def test_cards_in_a_check_cloths_own_colours_are_found(game, i, want):
+    """Check cloths of the bench (seed 1, proxy pack), whose colours the cards share: a green home
+    base and a column of green road tiles on a green check (Monster Highway 27: 12 of the 17
+    counted cards were found), a Roundabout grid on a mauve check (0 of 4), Big Sur rows on a
+    green check (23 of 27). The check's lattice finds them (vision.detect._periodic_mask)."""
+    pack, frame, truth = bench_scene(game, i)
+    obs = scan(frame, game, pack=pack)
+    check_against_truth(obs, truth, recall=0.0)
+    counted = [t for t in truth.items if t.occluded <= 0.25]
+    found = sum(any(it.id == t.id and near(it.center_mm, t.center_mm, 10) for it in obs.items) for t in counted)
+    assert found >= want, f"found {found} of {len(counted)}"
+    if game == "monsterhighway":
+        assert any(it.id == "home-base-sw" for it in obs.items)
+
+
 @pytest.mark.parametrize("game,i", [("bigsur", 1), ("bigsur", 8)])
 def test_rows_whose_art_matches_the_cloth_are_read_as_cards(game, i):
     """A grey road band across every card on a grey cloth (scene 1), a green check cloth the
