@@ -500,8 +500,8 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         mask, graded = _pattern_mask(lab, px_per_mm, blocks, cv2.GaussianBlur(blocks[:, :, 0], (0, 0), 4.0))
         # A check cloth: a card's pale or green parts share its colours, so the colours alone keep
         # only fragments of cards (a home base green on a green check was not found at all).
-        # Its lattice repeats the cloth exactly, so what differs from the cloth one period away on
-        # every side is not cloth, whatever its colour (see _periodic_mask).
+        # Its lattice repeats the cloth exactly, so what matches too few of the places one and two
+        # periods away is not cloth, whatever its colour (see _periodic_mask).
         # (with a lamp's spots taken out: the light a spot adds is no lattice's; where it drove
         # the check to white, nothing is left to compare, and what lies there is the colours' to find)
         shine = None
