@@ -202,8 +202,9 @@ def bench_scene(game, i, photo=False, seed=1, monster=None):
 def test_cards_in_a_check_cloths_own_colours_are_found(game, i, want):
     """Check cloths of the bench (seed 1, proxy pack), whose colours the cards share: a green home
     base and a column of green road tiles on a green check (Monster Highway 27: 12 of the 17
-    counted cards were found), a Roundabout grid on a mauve check (0 of 4), Big Sur rows on a
-    green check (23 of 27). The check's lattice finds them (vision.detect._periodic_mask)."""
+    counted cards were found), a Roundabout grid on a purple and peach check (0 of 4), Big Sur
+    rows on a red and cream check (23 of 27). The check's lattice finds them
+    (vision.detect._periodic_mask)."""
     pack, frame, truth = bench_scene(game, i)
     obs = scan(frame, game, pack=pack)
     check_against_truth(obs, truth, recall=0.0)
