@@ -650,6 +650,14 @@ def _sample_at(n: int) -> np.ndarray:
     return at
 
 
+def _lit_evenly(lab: np.ndarray, light: np.ndarray) -> None:
+    """Scale a Lab view (float, in place) as if lit evenly: each place's lightness and chroma alike
+    by the typical light over its own (`light`, the same size; by half to twice at most)."""
+    gain = np.clip(float(np.median(light)) / np.maximum(light, 1.0), 0.5, 2.0)
+    lab[:, :, 0] *= gain
+    lab[:, :, 1:] = 128.0 + (lab[:, :, 1:] - 128.0) * gain[:, :, None]
+
+
 def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = None,
                   light: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Foreground on a patterned cloth: colours far from every colour that is spread all over
@@ -669,9 +677,7 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
         # its edges). `light`: the cloth's lightness around each place at 25 mm blocks; the
         # colours are compared as if lit evenly, lightness and chroma scaled alike.
         there = cv2.resize(light.astype(np.float32), (hw, hh), interpolation=cv2.INTER_LINEAR)
-        gain = np.clip(float(np.median(there)) / np.maximum(there, 1.0), 0.5, 2.0)
-        half[:, :, 0] *= gain
-        half[:, :, 1:] = 128.0 + (half[:, :, 1:] - 128.0) * gain[:, :, None]
+        _lit_evenly(half, there)
     pix = half.reshape(-1, 3)
     weights = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts for less (light, shadow)
     sample = pix[_sample_at(len(pix))] * weights
@@ -800,15 +806,13 @@ def _periodic_mask(lab: np.ndarray, px_per_mm: float, beside: np.ndarray | None 
     if min(periods.shape) >= 3:
         periods = cv2.medianBlur(periods, 3)
     light = cv2.resize(periods, (w, h), interpolation=cv2.INTER_LINEAR)
-    gain = np.clip(float(np.median(light)) / np.maximum(light, 1.0), 0.5, 2.0)
     # (a pool of light brighter than that by PERIODIC_BRIGHT washes the check's colours out, which
     # no gain brings back, also in the periods round it, where the light rises steeply: what lies
     # there is the colours' to find)
     pool = (periods > PERIODIC_BRIGHT * float(np.median(periods))).astype(np.uint8)
     lamp = cv2.resize(cv2.dilate(pool, np.ones((3, 3), np.uint8)), (w, h), interpolation=cv2.INTER_NEAREST) > 0
     lab = lab.copy()
-    lab[:, :, 0] *= gain
-    lab[:, :, 1:] = 128.0 + (lab[:, :, 1:] - 128.0) * gain[:, :, None]
+    _lit_evenly(lab, light)
     ker = np.ones((3, 3), np.uint8)
     # (within a px of where the lattice says: the cloth's edges blur, and the lens bends it a little)
     lo: np.ndarray = cv2.erode(lab, ker)
