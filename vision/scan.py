@@ -112,6 +112,12 @@ LOOSE_LISTED = 0.7
 # piece on it, as in a clean grid.
 WEAK_HELD_SHARE = 0.6
 WEAK_HELD_CLEAR = 3
+# A lone card read sure on a region's lattice anchored on its corners (see scan) is taken as
+# chance unless it is as clear as one in a region no grid explains (LOOSE_COUNTED) ... or unless
+# it is read with a clear score (WEAK_SURE) and this far ahead of every other card and turn: a
+# home base beside a lamp's glare spot, the two one region, read 0.83 with the next face 0.43
+# behind, was reported as nothing but "not a card of this pack"
+LONE_AHEAD = 0.3
 # A card read more often than the game has copies of it: the best readings count only when each is
 # this far ahead of the best of the rest (two cells along an arm once both read as the same byway
 # card at 0.82-0.83, a card the game has once and that was not on the table)
@@ -396,30 +402,92 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
                 got = look(det.snap([cell])[0])
                 if take(got):
                     grown.append(got)
-        if bare:
-            # (snap_cells, not det.snap: every bare place is read, none merged into another)
-            cells = detect.snap_cells(bare, det.edges, det.px_per_mm) if det.edges is not None else bare
-            # a place moved onto edges may have followed the card's own print (Ground Zero's dark
-            # squares took a bare place 17 mm off the tile, read 0.31 there): where it lay before
-            # is read too, and the better first look kept
-            before = [(k, c.unsnapped) for k, c in enumerate(cells) if c.unsnapped is not None]
-            first = first_look(cells + [was for _, was in before])
-            for j, (k, was) in enumerate(before):
-                if first[len(cells) + j].score > first[k].score:
-                    cells[k], first[k] = dataclasses.replace(was, unsnapped=None), first[len(cells) + j]
-            first = first[:len(cells)]
-            # the best first: two bare places may reach one card
-            for k in sorted(range(len(cells)), key=lambda k: -first[k].score):
-                if first[k].score >= ACCEPT:
-                    got = look(cells[k], first[k])
-                    if take(got):
-                        grown.append(got)
+        # the best first: two bare places may reach one card
+        for cell, first in _first_looks_at_bare(bare, det, first_look):
+            got = look(cell, first)
+            if take(got):
+                grown.append(got)
         if not grown:
             break
         # what the region's splits read where a grown card now lies gives way to it
         found = [(o, om) for o, om in found if all(_apart(o, g) for g, _ in grown)] + grown
         frontier = grown
     return found
+
+
+def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: detect.Detection, look: Look,
+              first_look: FirstLook) -> list[tuple[detect.Candidate, Match]]:
+    """The cards read in places beside two or more counted cards, each edge to edge with the
+    place (between two in line, or in the corner of two at a right angle), where no sure card
+    lies. A card the colour of the cloth leaves the mask bare, and a region's growth reads a
+    bare place only where the mask touches it or a line of bare cards runs through it: Ground
+    Zero, grey on a grey cloth between a road and a dead end, split the board into two regions
+    and was reported by nothing; on dark wood, the corner place between two tiles of one board.
+    Each place is read as a bare place is in _grow: a first look, read in full only when it
+    scores like a card, and kept only when read sure with a clear score (WEAK_SURE)."""
+    sure = [(c, m) for found in by_region.values() for c, m in found if m.status == "sure" and m.score >= COUNTED]
+    held = [c for found in by_region.values() for c, m in found if m.status == "sure"]
+    if len(sure) < 2:
+        return []
+    centre = np.array([m.center_mm for _, m in sure], float)
+    turn = np.radians([c.angle_deg for c, _ in sure])
+    sides = np.array([c.size_key for c, _ in sure], float)
+    across, along = np.stack([np.cos(turn), np.sin(turn)], 1), np.stack([-np.sin(turn), np.cos(turn)], 1)
+    # each counted card's four places beside it, one card and half a gap on (card k's at rows 4k..4k+3)
+    reach = (sides + GROW_GAP_MM / 2)[:, [0, 0, 1, 1], None] * np.array([1, -1, 1, -1])[None, :, None]
+    at = (centre[:, None, :] + reach * np.stack([across, across, along, along], 1)).reshape(-1, 2)
+    owner = np.repeat(np.arange(len(sure)), 4)
+    # edge to edge with another counted card of its size (_edge_to_edge of that card and the
+    # place, all at once): one card over along one of that card's sides, within EDGE_SLACK_MM
+    d = at[:, None, :] - centre[None, :, :]
+    sideways = np.abs((d * across[None]).sum(2))
+    lengthways = np.abs((d * along[None]).sum(2))
+    short, long_ = sides[:, 0][None, :], sides[:, 1][None, :]
+    apart_deg = (np.degrees(turn)[owner][:, None] - np.degrees(turn)[None, :]) % 180.0
+    turned = (apart_deg > 45.0) & (apart_deg < 135.0)
+    across_mm = np.where(turned, (short + long_) / 2, short)
+    along_mm = np.where(turned, (short + long_) / 2, long_)
+    same = (sides[:, None, :] == sides[None, :, :]).all(2)[owner]
+    beside = same & (((np.abs(sideways - across_mm) <= EDGE_SLACK_MM) & (lengthways <= EDGE_SLACK_MM))
+                     | ((np.abs(lengthways - along_mm) <= EDGE_SLACK_MM) & (sideways <= EDGE_SLACK_MM)))
+    beside[np.arange(len(at)), owner] = False
+    # (and no sure card there: within half the narrower short side, as _apart)
+    kept = np.array([c.center_mm for c in held], float).reshape(-1, 2)
+    kept_short = np.array([c.size_key[0] for c in held], float)
+    gap = np.hypot(*(at[:, None, :] - kept[None, :, :]).transpose(2, 0, 1))
+    free = (gap >= 0.5 * np.minimum(sides[owner, 0][:, None], kept_short[None, :])).all(axis=1)
+    places: list[detect.Candidate] = []
+    for k in np.flatnonzero(beside.any(axis=1) & free):
+        c = sure[owner[k]][0]
+        place = detect.Candidate((float(at[k, 0]), float(at[k, 1])), c.angle_deg, c.size_key, c.region)
+        if all(_apart(place, p) for p in places):
+            places.append(place)
+    out: list[tuple[detect.Candidate, Match]] = []
+    for cell, first in _first_looks_at_bare(places, det, first_look):
+        got = look(cell, first)
+        if got[1].status == "sure" and got[1].score >= WEAK_SURE and all(_apart(got[0], o) for o, _ in out):
+            out.append(got)
+    return out
+
+
+def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection,
+                         first_look: FirstLook) -> list[tuple[detect.Candidate, Match]]:
+    """Places the mask left bare, each moved onto the edges it sees, with their first looks, all
+    read together: those that score like a card (ACCEPT), the best first."""
+    if not bare:
+        return []
+    # (snap_cells, not det.snap: every bare place is read, none merged into another)
+    cells = detect.snap_cells(bare, det.edges, det.px_per_mm) if det.edges is not None else list(bare)
+    # a place moved onto edges may have followed the card's own print (Ground Zero's dark
+    # squares took a bare place 17 mm off the tile, read 0.31 there): where it lay before
+    # is read too, and the better first look kept
+    before = [(k, c.unsnapped) for k, c in enumerate(cells) if c.unsnapped is not None]
+    first = first_look(cells + [was for _, was in before])
+    for j, (k, was) in enumerate(before):
+        if first[len(cells) + j].score > first[k].score:
+            cells[k], first[k] = dataclasses.replace(was, unsnapped=None), first[len(cells) + j]
+    return sorted(((c, f) for c, f in zip(cells, first[:len(cells)], strict=True) if f.score >= ACCEPT),
+                  key=lambda cf: -cf[1].score)
 
 
 def _recentred(found: list[tuple[detect.Candidate, Match]], look: Look) -> list[tuple[detect.Candidate, Match]]:
@@ -732,12 +800,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                                       look_all)), det, region, look, first_look)
                 scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
+                ahead = [m for _, m in again if m.status == "sure" and m.score >= WEAK_SURE and m.margin >= LONE_AHEAD]
                 # a row reads as cards nearly everywhere; glare, a cloth or an arm that faces match
                 # weakly all over reads mostly unsure, with the odd chance match (a glare spot on
                 # a check cloth: two byway cards at 0.86 among eight cells read unsure; an arm: one
                 # at 0.81 among six), and a lone match is chance unless it is as clear as one in a
-                # region no grid explains
-                if (len(scores) > unsure and (len(scores) > 1 or max(scores) >= LOOSE_COUNTED)
+                # region no grid explains, or clear and far ahead of every other face (LONE_AHEAD)
+                if (len(scores) > unsure and (len(scores) > 1 or max(scores) >= LOOSE_COUNTED or ahead)
                         and _split_quality(again) > _split_quality(settled)):
                     by_region[region] = again
                 else:
@@ -772,6 +841,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # and the cards beside those (a row of dark cards on dark wood, each a strip in the mask)
     for region, new in added.items():
         by_region[region] = _grow(by_region[region], det, region, look, first_look, start=new)
+    # the places beside two counted cards that no sure card holds, and the cards beside those
+    # (see _enclosed)
+    enclosed: dict[int, list[tuple[detect.Candidate, Match]]] = {}
+    for c, m in _enclosed(by_region, det, look, first_look):
+        enclosed.setdefault(c.region, []).append((c, m))
+    for region, new in enclosed.items():
+        by_region[region] = _grow(by_region[region] + new, det, region, look, first_look, start=new)
     # what reaches onto the table from beyond its edge (an arm, found by detection): a card it
     # covers in part is read again without it (see vision.hand)
     arms = det.arms

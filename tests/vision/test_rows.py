@@ -87,6 +87,91 @@ def test_a_bare_place_is_read_where_it_was_proposed_when_its_edges_led_it_off():
     check_against_truth(obs, truth, recall=0.95)
 
 
+@pytest.mark.parametrize("i,cards", [
+    (96, [("ground-zero", (525, 375))]),
+    (80, [("ground-zero", (525, 375)), ("road-cross", (525, 325))]),
+])
+def test_tiles_the_colour_of_the_cloth_beside_two_counted_tiles_are_read(i, cards):
+    """Bench seed 3, proxy Monster Highway. Scene 96: Ground Zero on a grey cloth between a
+    column of road tiles and a dead end; its grey and dark squares leave the mask bare, which
+    split the board into two regions, and neither region's growth reached the place, so it was
+    reported by nothing. Scene 80: Ground Zero and the crossroads above it on dark wood, in the
+    corner of two tiles of one board, the mask bare over both. The place beside two counted
+    tiles is read, and the line of cards goes on from it."""
+    pack, frame, truth = bench_scene("monsterhighway", i, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    for card, at in cards:
+        assert counted(obs, card, at), card
+    check_against_truth(obs, truth, recall=0.9)
+
+
+def test_a_lone_card_far_ahead_of_every_other_face_counts_on_its_anchored_lattice():
+    """A home base on wood with a lamp's glare spot just below it, the two one region (bench
+    seed 3, proxy Monster Highway 92): the region's grid read no card, and the lattice anchored
+    on its corners read the home base alone, at 0.83 with the next face 0.43 behind. A lone
+    match there counted only from 0.85, so the card was reported as "not a card of this pack";
+    far ahead of every other face, it counts (scan.LONE_AHEAD)."""
+    pack, frame, truth = bench_scene("monsterhighway", 92, seed=3)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert counted(obs, "home-base-nw", (75, 75))
+    check_against_truth(obs, truth, recall=0.95)
+
+
+def _tile(x, y, region, status="sure", score=0.9, card="road-tee", angle=0.0):
+    from vision.identify import Match
+
+    return Candidate((x, y), angle, (50.0, 50.0), region), Match(status, card, 0.0, score, 0.2, (x, y))
+
+
+@pytest.mark.parametrize("left,right,places", [
+    (_tile(100.0, 100.0, 1), _tile(202.0, 101.0, 2), [(151.5, 100.0)]),  # in line, with their gaps
+    (_tile(100.0, 100.0, 1), _tile(200.0, 100.0, 1), [(151.5, 100.0)]),  # of one region too
+    (_tile(100.0, 100.0, 1), _tile(151.0, 151.0, 1), [(151.5, 100.0), (100.0, 151.5)]),  # both corners
+    (_tile(100.0, 100.0, 1), _tile(200.0, 120.0, 2), []),  # out of line
+    (_tile(100.0, 100.0, 1), _tile(250.0, 100.0, 2), []),  # two places apart
+    (_tile(100.0, 100.0, 1, score=0.65), _tile(200.0, 100.0, 2), []),  # one reading does not count
+    (_tile(100.0, 100.0, 1, status="unsure"), _tile(200.0, 100.0, 2), []),
+])
+def test_the_places_beside_two_counted_cards_are_read_once(left, right, places):
+    """scan._enclosed on made-up readings of 50 mm tiles: each place beside two counted tiles
+    (edge to edge with both: between them in line, or in the corner of the two) is read, once,
+    and what is read there is kept only when sure with a clear score; nothing else is read."""
+    import sys
+    from types import SimpleNamespace
+
+    from vision.identify import Match
+
+    scan_module = sys.modules["vision.scan"]
+    det = SimpleNamespace(edges=None, px_per_mm=1.0)
+    seen = []
+
+    def first_look(cells):
+        seen.extend(cells)
+        return [Match("sure", "ground-zero", 0.0, 0.9, 0.3, c.center_mm) for c in cells]
+
+    def look(cell, first=None):
+        return cell, first
+
+    by_region = {}
+    for c, m in (left, right):
+        by_region.setdefault(c.region, []).append((c, m))
+    got = scan_module._enclosed(by_region, det, look, first_look)
+    assert sorted(np.round(c.center_mm, 1).tolist() for c in seen) == sorted(list(p) for p in places)
+    assert [m.id for _, m in got] == ["ground-zero"] * len(places)
+    if not places:
+        return
+    # a place a sure card holds is not read again
+    held = {**by_region, 3: [_tile(x, y, 3, score=0.6) for x, y in places]}
+    seen.clear()
+    assert scan_module._enclosed(held, det, look, first_look) == [] and seen == []
+
+    # a weak reading there is not kept
+    def weak(cells):
+        return [Match("sure", "ground-zero", 0.0, 0.75, 0.3, c.center_mm) for c in cells]
+
+    assert scan_module._enclosed(by_region, det, look, weak) == []
+
+
 def test_cover_is_the_share_of_a_cell_its_regions_mask_holds():
     comp = np.zeros((100, 200), np.uint8)
     comp[:, :100] = 255  # the left half of the region's box
