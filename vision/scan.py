@@ -112,11 +112,12 @@ LOOSE_LISTED = 0.7
 # piece on it, as in a clean grid.
 WEAK_HELD_SHARE = 0.6
 WEAK_HELD_CLEAR = 3
-# A lone card read sure on a region's lattice anchored on its corners (see scan) is taken as
-# chance unless it is as clear as one in a region no grid explains (LOOSE_COUNTED) ... or unless
-# it is read with a clear score (WEAK_SURE) and this far ahead of every other card and turn: a
-# home base beside a lamp's glare spot, the two one region, read 0.83 with the next face 0.43
-# behind, was reported as nothing but "not a card of this pack"
+# A lone card read sure on the lattice anchored on a region's corners (tried in scan when the
+# region's own grids read no card sure, or fewer sure than unsure) is taken as chance unless it is
+# as clear as one in a region no grid explains (LOOSE_COUNTED) ... or unless it is read with a
+# clear score (WEAK_SURE) and this far ahead of every other card and turn (its margin): a home
+# base beside a lamp's glare spot, the two one region, read 0.83 with the next face 0.43 behind,
+# and was reported as nothing but "not a card of this pack"
 LONE_AHEAD = 0.3
 # A card read more often than the game has copies of it: the best readings count only when each is
 # this far ahead of the best of the rest (two cells along an arm once both read as the same byway
@@ -800,7 +801,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                                       look_all)), det, region, look, first_look)
                 scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
-                ahead = [m for _, m in again if m.status == "sure" and m.score >= WEAK_SURE and m.margin >= LONE_AHEAD]
+                ahead = any(m.status == "sure" and m.score >= WEAK_SURE and m.margin >= LONE_AHEAD for _, m in again)
                 # a row reads as cards nearly everywhere; glare, a cloth or an arm that faces match
                 # weakly all over reads mostly unsure, with the odd chance match (a glare spot on
                 # a check cloth: two byway cards at 0.86 among eight cells read unsure; an arm: one
