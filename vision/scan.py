@@ -112,12 +112,16 @@ LOOSE_LISTED = 0.7
 # piece on it, as in a clean grid.
 WEAK_HELD_SHARE = 0.6
 WEAK_HELD_CLEAR = 3
-# A lone card read sure on the lattice anchored on a region's corners (tried in scan when the
-# region's own grids read no card sure, or fewer sure than unsure) is taken as chance unless it is
-# as clear as one in a region no grid explains (LOOSE_COUNTED) ... or unless it is read with a
-# clear score (WEAK_SURE) and this far ahead of every other card and turn (its margin): a home
-# base beside a lamp's glare spot, the two one region, read 0.83 with the next face 0.43 behind,
-# and was reported as nothing but "not a card of this pack"
+# A card read sure this far ahead of every other card and turn (its margin) is no chance match:
+# a chance match on an arm, a phone or glare fits a few faces alike. Such a reading counts where a
+# lone fair match would be taken as chance:
+# - a lone card on the lattice anchored on a region's corners (tried in scan when the region's
+#   own grids read no card sure, or fewer sure than unsure), from WEAK_SURE rather than
+#   LOOSE_COUNTED: a home base beside a lamp's glare spot, the two one region, read 0.83 with the
+#   next face 0.43 behind, and was reported as nothing but "not a card of this pack";
+# - a card in a region no grid explains, from WEAK_SURE rather than LOOSE_COUNTED;
+# - a card in a doubtful or weak region, from COUNTED rather than WEAK_SURE: a Highwayman card
+#   joined to a glare spot read 0.80, 0.47 ahead, and was listed to check.
 LONE_AHEAD = 0.3
 # A card read more often than the game has copies of it: the best readings count only when each is
 # this far ahead of the best of the rest (two cells along an arm once both read as the same byway
@@ -889,7 +893,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             found = past_an_arm(found, LOOSE_COUNTED)
             counted = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
             for c, m in found:
-                if id(c) in counted:
+                if id(c) in counted or (m.status == "sure" and m.score >= WEAK_SURE and m.margin >= LONE_AHEAD):
                     obs.items.append(_item(m, index))
                 elif m.status != "unknown" and m.score >= LOOSE_LISTED:
                     obs.unsure.append(_item(m, index))
@@ -958,7 +962,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             if id(cand) in backed:
                 edge_to_edge.append(_item(m, index))  # (counted below)
             elif m.status == "sure" and (
-                    ((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside) or m.score < COUNTED):
+                    ((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside
+                     and m.margin < LONE_AHEAD) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))

@@ -117,6 +117,21 @@ def test_a_lone_card_far_ahead_of_every_other_face_counts_on_its_anchored_lattic
     check_against_truth(obs, truth, recall=0.95)
 
 
+@pytest.mark.parametrize("game,i,seed,card", [
+    ("highwayman", 13, 2, "hm-runner"),  # joined to a glare spot: 0.80, 0.47 ahead
+    ("bigsur", 95, 3, "bs-material-concrete"),  # beside an arm: 0.79, 0.35 ahead
+])
+def test_a_card_far_ahead_of_every_other_face_counts_beside_glare_or_an_arm(game, i, seed, card):
+    """Cards read sure with a fair score and far ahead of every other face (scan.LONE_AHEAD), in a
+    region a glare spot or an arm makes doubtful, were listed to check; they count (bench scenes
+    of seeds 2 and 3, proxy packs)."""
+    pack, frame, truth = bench_scene(game, i, seed=seed)
+    where = next(t.center_mm for t in truth.items if t.id == card)
+    obs = scan(frame, game, pack=pack)
+    assert counted(obs, card, where)
+    check_against_truth(obs, truth, recall=0.8)
+
+
 def _tile(x, y, region, status="sure", score=0.9, card="road-tee", angle=0.0):
     from vision.identify import Match
 
