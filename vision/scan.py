@@ -266,6 +266,12 @@ FirstLook = Callable[[Sequence[detect.Candidate]], list[Match]]
 LookAll = Callable[[Sequence[detect.Candidate]], list[tuple[detect.Candidate, Match]]]
 
 
+def _far_ahead(m: Match, least: float) -> bool:
+    """Whether a reading is sure from least and at least LONE_AHEAD ahead of every other card and
+    turn: no chance match, even where a lone fair one would be taken for chance."""
+    return m.status == "sure" and m.score >= least and m.margin >= LONE_AHEAD
+
+
 def _unclear_unsure(split: list[tuple[detect.Candidate, Match]]) -> list[tuple[detect.Candidate, Match]]:
     """The split with every sure card whose score is not clear (below WEAK_SURE) listed as unsure."""
     return [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
@@ -805,7 +811,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                                       look_all)), det, region, look, first_look)
                 scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
-                ahead = any(m.status == "sure" and m.score >= WEAK_SURE and m.margin >= LONE_AHEAD for _, m in again)
+                ahead = any(_far_ahead(m, WEAK_SURE) for _, m in again)
                 # a row reads as cards nearly everywhere; glare, a cloth or an arm that faces match
                 # weakly all over reads mostly unsure, with the odd chance match (a glare spot on
                 # a check cloth: two byway cards at 0.86 among eight cells read unsure; an arm: one
@@ -893,7 +899,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             found = past_an_arm(found, LOOSE_COUNTED)
             counted = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
             for c, m in found:
-                if id(c) in counted or (m.status == "sure" and m.score >= WEAK_SURE and m.margin >= LONE_AHEAD):
+                if id(c) in counted or _far_ahead(m, WEAK_SURE):
                     obs.items.append(_item(m, index))
                 elif m.status != "unknown" and m.score >= LOOSE_LISTED:
                     obs.unsure.append(_item(m, index))
@@ -963,7 +969,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 edge_to_edge.append(_item(m, index))  # (counted below)
             elif m.status == "sure" and (
                     ((doubtful or weak) and m.score < WEAK_SURE and id(cand) not in beside
-                     and m.margin < LONE_AHEAD) or m.score < COUNTED):
+                     and not _far_ahead(m, COUNTED)) or m.score < COUNTED):
                 obs.unsure.append(_item(m, index))
             elif m.status == "sure":
                 obs.items.append(_item(m, index))
