@@ -39,7 +39,8 @@ NOT_IN_PACK = "not a card of this pack"  # vision.scan's reason for a place read
 # The games whose playing pieces stand on or against the cards and tiles the camera reads (the
 # rulebooks: Roundabout's cars take free spots in its grid of cards, Monster Highway's cars and
 # Monster move on its road tiles). Elsewhere nothing stands on a card, so a card is never read past
-# a piece there.
+# a piece there; nor are pieces looked for: Big Sur and Highwayman have none, and the cars and
+# markers of Highways & Byways stand on its map, which the camera does not read.
 PIECES_ON_CARDS = frozenset({"roundabout", "monsterhighway"})
 # A Roundabout car reserves the free cell it stands in when its centre is this close (in cells,
 # along either of the grid's axes) to the cell's middle: 21 mm on 70 mm cards, room for a car put
@@ -257,8 +258,9 @@ def roundabout(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec
     The rulebook lays a car "on the board as if it was a normal card": so a car reserves the free
     cell whose middle it stands in (within :data:`CAR_ON_CELL` of a cell) next to the grid (a
     diagonal neighbour too, so the engine can say why that is no spot). A car on a card, between
-    cells or away from the grid (in front of its player) reserves nothing (``cell`` None); nor does
-    any on a table crowded with piece-like spots (``cars_unread`` then says how many)."""
+    cells or away from the grid (in front of its player) reserves nothing (``cell`` None). On a
+    table crowded with piece-like spots no car is listed: ``cars_unread`` then says how many spots
+    there are, and the scan reports none of them as a piece."""
     size = max((it.size_mm[0] for it in items), default=70.0)
     groups = _groups(items, size * 1.25)
     grid_items = groups[0] if groups else []
@@ -266,9 +268,9 @@ def roundabout(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec
     taken = {tuple(c["cell"]) for c in cells}
     cars = []
     crowded = len(pieces) > CROWDED_PIECES
-    for p in pieces:
+    for p in [] if crowded else pieces:
         on = None
-        if lattice is not None and not crowded:
+        if lattice is not None:
             (col, row), off = lattice.locate(p["center_mm"])
             beside = any((col + dx, row + dy) in taken for dx in (-1, 0, 1) for dy in (-1, 0, 1))
             if off <= CAR_ON_CELL and (col, row) not in taken and beside:
@@ -350,6 +352,23 @@ def _monster_place(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
     if places:
         return unknowns[max(places)[2]]
     return lone[0] if lone and sized == 1 else None  # (a lone place is Monster-sized: one at most)
+
+
+ROAD_THROUGH = 2  # tiles edge to edge with a board cell for the road to run through it (see on_the_road)
+
+
+def on_the_road(pieces: list[dict[str, Any]], items: Sequence[Item], unsure: Sequence[Item] = ()) -> list[dict[str, Any]]:
+    """The spots that may be Monster Highway's pieces: those on the road, in a cell holding a tile
+    read or listed to check, or edge to edge with two (the road runs through it). The rulebook
+    moves a car only along road already built (all start on Ground Zero); a piece may hide the
+    tile it stands on too much for it to be read (a car on a tile in the middle of a road), but
+    not the road on either side. A spot elsewhere is the cloth's: a patterned cloth showed 57 and
+    69 such spots around bench boards, all taken for cars, and spots beside a single tile (a
+    home base in its corner) were its flecks too. A car on a hidden tile at a road's end is lost
+    so."""
+    held = {_board_cell(it.center_mm) for it in [*items, *unsure] if it.size_mm[0] == it.size_mm[1]}
+    return [p for p in pieces
+            if _board_cell(p["center_mm"]) in held or _beside(_board_cell(p["center_mm"]), held) >= ROAD_THROUGH]
 
 
 def is_monster(u: Unknown, monster: dict[str, Any] | None) -> bool:

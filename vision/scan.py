@@ -1015,13 +1015,19 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
     # pieces inside something unknown are its parts (icons on a phone), not playing pieces; inside
-    # a place of the cloth's own pattern, its flecks
+    # a place of the cloth's own pattern, its flecks; inside a card read, its print (a Roundabout
+    # card's corner island on a grey cloth, a tile's grass, each a spot of its own in the mask): a
+    # piece standing on a card joins it in the mask, and is looked for against the card's face
+    # below. Only the games whose pieces stand on or against the cards read any
+    # (layout.PIECES_ON_CARDS)
     inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns] + [(r.center_mm, max(r.size_mm) / 2)
                                                                           for r in cloth]
+    on_cards = [np.asarray(it.corners_mm, np.float32) for it in obs.items + obs.unsure]
     spotted: list[dict[str, Any]] = [
         {"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
-        for p in det.pieces
-        if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)]
+        for p in (det.pieces if pieces_stand else [])
+        if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)
+        and not any(cv2.pointPolygonTest(q, tuple(map(float, p.center_mm)), False) > 0 for q in on_cards)]
     if pieces_stand:
         # and the pieces standing on recognised tiles, which the mask joins to their tile
         for it in obs.items + obs.unsure:
@@ -1032,6 +1038,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 if all(np.hypot(p["center_mm"][0] - q["center_mm"][0], p["center_mm"][1] - q["center_mm"][1])
                        >= SAME_PIECE_MM for q in spotted):
                     spotted.append(p)
+    if game == "monsterhighway":
+        spotted = layout.on_the_road(spotted, obs.items, obs.unsure)
     pieces = [{"colour": layout.colour_name(p["colour_bgr"]),
                "center_mm": [round(p["center_mm"][0], 1), round(p["center_mm"][1], 1)],
                "size_mm": [round(p["size_mm"][0], 1), round(p["size_mm"][1], 1)], "area_mm2": round(p["area_mm2"])}
@@ -1049,6 +1057,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             obs.warnings.insert(0, "a hand or an arm reaches over the table and hides what lies under it: "
                                    "lift it, then scan again")
     obs.layout = layout.build(game, obs.items, pieces, table, catalog, obs.unknowns, obs.unsure)
+    if obs.layout.get("cars_unread"):
+        pieces = []  # a patterned cloth's spots: no car told from them (its warning is below)
     monster = obs.layout.get("monster")
     if monster is not None:
         # the Monster read from the place it hides (see layout.MONSTER_ON_GRID_MM) stands there too:

@@ -111,6 +111,21 @@ def test_roundabout_grid_at_an_angle():
     assert out["grid_angle"] == pytest.approx(10, abs=0.5)
 
 
+def test_monster_highway_pieces_stand_on_the_road():
+    """The rulebook moves a car only along road already built: a spot on a cell whose tile was
+    read, or listed to check, or between two such tiles (a car may hide its tile) may be a car;
+    one beside a single tile, diagonally off the road, further out on the cloth, or on a Monster
+    card lying beside the board, is not."""
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card("road-straight", 125, 75, 90, **tile), card("road-tee", 225, 75, 0, **tile), card("monster-03", 600, 600)]
+    unsure = [card("road-curve", 225, 125, 180, **tile)]
+    spots = [car("red", 126, 80), car("blue", 170, 60), car("green", 226, 120), car("white", 600, 600),
+             car("black", 125, 125), car("yellow", 325, 75), car("purple", 275, 175), car("orange", 175, 125)]
+    assert [p["colour"] for p in layout.on_the_road(spots, items, unsure)] == ["red", "blue", "green"]
+    assert [p["colour"] for p in layout.on_the_road(spots, items)] == ["red", "blue"]
+    assert layout.on_the_road(spots, []) == []
+
+
 def _nothing(x, y, size=(50.0, 50.0), reason=layout.NOT_IN_PACK):
     return Unknown((x, y), size, reason)
 
@@ -219,14 +234,15 @@ def test_car_colours(bgr, name):
 
 def test_roundabout_a_table_crowded_with_piece_like_spots_reserves_nothing():
     """A patterned cloth shows dozens of spots the mask takes for pieces; Roundabout has four cars
-    at most, so on such a table not even a car in the middle of a free cell is trusted."""
+    at most, so on such a table not even a car in the middle of a free cell is trusted, and none
+    of the spots is listed as a car."""
     sq = dict(size=(70.0, 70.0), kind="roundabout card")
     items = [card("a", 400, 300, 0, **sq), card("b", 470, 300, 90, **sq), card("c", 400, 370, 180, **sq)]
     spots = [car("black", 100 + 60 * i, 600) for i in range(layout.CROWDED_PIECES - 1)]
     out = layout.roundabout(items, [car("red", 470, 372), *spots], TableSpec())
     assert out["cars"][0]["cell"] == [1, 1] and "cars_unread" not in out
     out = layout.roundabout(items, [car("red", 470, 372), *spots, car("black", 800, 100)], TableSpec())
-    assert out["cars"][0]["cell"] is None
+    assert out["cars"] == []
     assert out["cars_unread"] == layout.CROWDED_PIECES + 1
 
 

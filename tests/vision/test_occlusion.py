@@ -253,3 +253,75 @@ def test_a_hand_reaching_over_a_tile_is_no_piece_on_it():
     assert on_board == []
     # nor is the hand, hiding tiles in a chain of places reaching off the board, the Monster
     assert obs.layout["monster"] is None
+
+
+@pytest.mark.parametrize("game,i,seed", [("bigsur", 0, 1), ("highwayman", 21, 3)])
+def test_no_pieces_are_looked_for_in_games_that_have_none_on_the_table(game, i, seed):
+    """Big Sur and Highwayman have no playing pieces (and the cars of Highways & Byways stand on
+    its map, which the camera does not read): the spots the mask took for pieces there (a Big Sur
+    card's print, 176 flecks of a patterned cloth under Highwayman's routes) are no longer listed,
+    nor drawn on the overlay (bench scenes, proxy pack)."""
+    from tests.vision.test_scan import bench_scene
+    from vision import scan
+
+    pack, frame, truth = bench_scene(game, i, seed=seed)
+    assert truth.pieces == ()
+    obs = scan(frame, game, pack=pack)
+    assert obs.layout["pieces"] == []
+
+
+def _pieces_met(obs, truth):
+    """The truth's pieces some reported piece stands on (as the bench counts them), and the
+    reported pieces meeting none."""
+    seen = [p["center_mm"] for p in obs.layout["pieces"]]
+    met = {k for t in truth.pieces for k, c in enumerate(seen)
+           if np.hypot(c[0] - t.center_mm[0], c[1] - t.center_mm[1]) < 0.5 * max(t.size_mm) + 10}
+    return len(met), len(seen) - len(met)
+
+
+@pytest.mark.parametrize("i,seed,met,cars", [
+    (39, 3, 1, [("red", [11, 6])]),
+    (7, 2, 5, [("blue", [9, 7]), ("green", [10, 7]), ("red", [10, 6]), ("yellow", [9, 6])]),
+])
+def test_monster_highway_pieces_are_those_on_the_road(i, seed, met, cars):
+    """Bench boards (proxy pack). Seed 3's 39, on a patterned cloth: 70 spots were listed as pieces,
+    69 of them flecks of the cloth off the board, and taken for cars. A car moves only along road
+    already built, so only a spot on a tile read counts: the red car. Seed 2's 7: four spots of
+    tiles' grass were listed as green cars beside the four cars and the Monster; a car on a tile
+    read joins it in the mask (and is found against the tile's face), so a spot inside one is its
+    print. The green car there hides its tile, between two read ones, and is still found."""
+    from tests.vision.test_scan import bench_scene
+    from vision import scan
+
+    pack, frame, truth = bench_scene("monsterhighway", i, seed=seed)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert _pieces_met(obs, truth) == (met, 0)
+    assert sorted((c["colour"], c["cell"]) for c in obs.layout["cars"]) == cars
+
+
+def test_a_roundabout_cards_own_print_is_no_piece():
+    """Bench seed 3, Roundabout 8 (proxy pack) on a grey cloth: the dark green island in a corner
+    of four cards was a spot of its own in the mask, and listed as a green car beside the two cars
+    found. A spot inside a card read is the card's print (a piece standing on a card is looked
+    for against its face)."""
+    from tests.vision.test_scan import bench_scene
+    from vision import scan
+
+    pack, frame, truth = bench_scene("roundabout", 8, seed=3)
+    obs = scan(frame, "roundabout", pack=pack)
+    assert _pieces_met(obs, truth) == (2, 0)
+    assert sorted(c["colour"] for c in obs.layout["cars"]) == ["blue", "green"]
+
+
+def test_a_table_crowded_with_spots_lists_no_piece():
+    """Bench seed 3, Roundabout 27 (proxy pack) on a dotted cloth: 118 spots looked like pieces.
+    No car can be told from them, so none is listed as a car or a piece; the players are told so
+    and asked to enter a reservation by hand."""
+    from tests.vision.test_scan import bench_scene
+    from vision import scan
+
+    pack, frame, _ = bench_scene("roundabout", 27, seed=3)
+    obs = scan(frame, "roundabout", pack=pack)
+    assert obs.layout["pieces"] == [] and obs.layout["cars"] == []
+    assert obs.layout["cars_unread"] > 12
+    assert any("enter a reservation by hand" in w for w in obs.warnings)
