@@ -28,6 +28,14 @@ MONSTER_MIN_MM = 30.0  # a standing piece this wide is no car (cars are 22 x 11 
 # docs/benchmarks.md, third pieces pass).
 MONSTER_ON_GRID_MM = 12.0
 MONSTER_CLUSTER = 2
+# Where places apart from one another beside the road could each be the Monster's (a hand, a glare
+# spot or a card on top hiding a tile hides it as the Monster does), the layout names none of them:
+# ranked by the tiles beside them and how well they sit on the grid, the first was the Monster's on
+# 6 of 17 such boards of bench seeds 1-4 (both packs) and another place on 11, each then a wrong
+# Monster shown as sure. The places are listed ("monster_one_of"), marked "Monster?" on the overlay,
+# and the players asked to uncover the board. (Places side by side are one: the Monster spilling
+# onto a neighbour.)
+MONSTER_ONE_OF = 2
 # The rulebook moves the Monster to any space of the board, so it may stand with no tile beside
 # it. Where no place beside the road is found, a place on the grid with nothing else unknown within
 # this of it is the Monster's (its eight neighbours' middles lie 50 to 71 mm away; a hand's parts
@@ -311,11 +319,12 @@ def _gap(a: Unknown, b: Unknown) -> float:
     return float(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1]))
 
 
-def _monster_place(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
-                   unknowns: Sequence[Unknown]) -> Unknown | None:
-    """The unknown place where the Monster stands, or None: beside the road (see
-    MONSTER_ON_GRID_MM), else the one lone place on the grid (see MONSTER_ALONE_MM).
-    `tiles`: the board cells holding a counted tile; `held`: those holding any reading."""
+def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
+                    unknowns: Sequence[Unknown]) -> list[Unknown]:
+    """The unknown places where the Monster may stand, apart from one another: beside the road
+    (see MONSTER_ON_GRID_MM), else the one lone place on the grid (see MONSTER_ALONE_MM). One is
+    its place; of several, it stands on one (see MONSTER_ONE_OF). `tiles`: the board cells holding
+    a counted tile; `held`: those holding any reading."""
     # things side by side: an arm over the board is a chain of unknowns reaching off it
     n = len(unknowns)
     group = list(range(n))
@@ -350,8 +359,13 @@ def _monster_place(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
             continue
         places.append((_beside(cell, tiles), -off, k))
     if places:
-        return unknowns[max(places)[2]]
-    return lone[0] if lone and sized == 1 else None  # (a lone place is Monster-sized: one at most)
+        # of places side by side, the one the Monster stands on (its top, seen off its foot, may
+        # hide a neighbour too: the one with more tiles beside it, then the one nearer the grid)
+        best: dict[int, int] = {}
+        for _, _, k in sorted(places, reverse=True):
+            best.setdefault(root(k), k)
+        return [unknowns[k] for k in best.values()]
+    return lone[:1] if sized == 1 else []  # (a lone place is Monster-sized: one at most)
 
 
 ROAD_THROUGH = 2  # tiles edge to edge with a board cell for the road to run through it (see on_the_road)
@@ -383,7 +397,8 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
     """Board cells (50 mm grid from the play area's origin, stand-in) with tile and rotation, the
     monster piece and the cars by colour. The Monster is the thing that hides the board place it
     stands on (see MONSTER_ON_GRID_MM and MONSTER_ALONE_MM: `unknowns` and the `unsure` readings of
-    the scan); a piece its size is listed among the pieces, not as the Monster."""
+    the scan); a piece its size is listed among the pieces, not as the Monster. Where several
+    places could be the Monster's, none is named: "monster_one_of" lists them (see MONSTER_ONE_OF)."""
 
     def cell_of(c: Sequence[float]) -> list[int]:
         return list(_board_cell(c))
@@ -394,16 +409,16 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
              for it in items if it.size_mm[0] != it.size_mm[1]]
     tiles = {_board_cell(it.center_mm) for it in items if it.size_mm[0] == it.size_mm[1]}
     held = tiles | {_board_cell(it.center_mm) for it in unsure if it.size_mm[0] == it.size_mm[1]}
-    place = _monster_place(tiles, held, unknowns)
-    monster = None if place is None else {
-        "cell": cell_of(place.center_mm), "center_mm": [round(place.center_mm[0], 1), round(place.center_mm[1], 1)]}
+    places = [{"cell": cell_of(u.center_mm), "center_mm": [round(u.center_mm[0], 1), round(u.center_mm[1], 1)]}
+              for u in _monster_places(tiles, held, unknowns)]
+    monster = places[0] if 0 < len(places) < MONSTER_ONE_OF else None
     # a piece the Monster's size is no car; nor is it taken for the Monster (the largest such
     # piece beside the board was the layout's Monster before: right on 1 of 308 bench boards,
     # wrong on 51, and still 8 wrong, none right, where no tile-sized unknown was found)
     cars = [{"colour": p["colour"], "cell": cell_of(p["center_mm"]), "center_mm": p["center_mm"]}
             for p in pieces if max(p["size_mm"]) < MONSTER_MIN_MM]
     return {"cells": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])), "monster": monster,
-            "cars": cars, "monster_cards": cards}
+            "monster_one_of": places if monster is None else [], "cars": cars, "monster_cards": cards}
 
 
 def highwayman(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec,

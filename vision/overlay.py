@@ -117,11 +117,14 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         _outline(img, cal, item, UNSURE, scale, taken)
     # Monster Highway's Monster, read where it hides its place (that place is among the unknowns)
     monster = (observation.layout or {}).get("monster")
+    # or the places it may stand on, when several could be its own
+    one_of = (observation.layout or {}).get("monster_one_of") or []
     named: list[tuple[float, float]] = []  # the arm's places labelled "hand" so far
     for u in observation.unknowns:
         box = cal.to_image(u.corners_mm())
         # (what it is named, its colour, how big its name is drawn)
         name, colour, size = ("Monster", MONSTER, 0.8) if is_monster(u, monster) else \
+            ("Monster?", MONSTER, 0.8) if any(is_monster(u, m) for m in one_of) else \
             ("glare", GLARE_COLOUR, 0.8) if u.reason == GLARE else ("hand", UNKNOWN, 0.8) if u.reason == ARM else \
             ("?", UNKNOWN, 1.5)
         cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)

@@ -1071,6 +1071,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         pieces.append({"colour": layout.colour_name(patch.mean(axis=0).round().astype(int)) if len(patch) else "",
                        "center_mm": monster["center_mm"], "size_mm": [side, side], "area_mm2": round(side * side)})
     obs.layout["pieces"] = pieces
+    if obs.layout.get("monster_one_of"):
+        obs.warnings.append(f"the Monster may stand on any of {len(obs.layout['monster_one_of'])} places marked "
+                            "\"Monster?\": uncover the board around them (a hand, a lamp's glare, a card on top), "
+                            "then scan again")
     if white is not None:
         # what a spot drove to white hides whatever lies there: an unknown place white in good
         # part (GLARE_SHARE) is named as the glare (not the Monster's place, read from it above),

@@ -325,3 +325,20 @@ def test_a_table_crowded_with_spots_lists_no_piece():
     assert obs.layout["pieces"] == [] and obs.layout["cars"] == []
     assert obs.layout["cars_unread"] > 12
     assert any("enter a reservation by hand" in w for w in obs.warnings)
+
+
+@pytest.mark.parametrize("i,seed,want", [(2, 2, [7, 9]), (48, 3, [13, 9])])
+def test_no_monster_is_named_where_places_apart_could_each_be_its_own(i, seed, want):
+    """Bench boards (proxy pack) where a hand or a card hid a tile beside the road as the Monster
+    hides its place: the other place was named the Monster's (seed 2's 2: [9, 6]; seed 3's 48:
+    [12, 8]). Now none is named, the places are listed with the Monster's among them, and the
+    players are asked to uncover the board."""
+    from tests.vision.test_scan import bench_scene
+    from vision import draw_overlay, scan
+
+    pack, frame, _ = bench_scene("monsterhighway", i, seed=seed)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert obs.layout["monster"] is None
+    assert want in [p["cell"] for p in obs.layout["monster_one_of"]]
+    assert any('marked "Monster?"' in w for w in obs.warnings)
+    assert draw_overlay(frame, obs).shape == frame.shape
