@@ -36,6 +36,7 @@ MONSTER_CLUSTER = 2
 # and the players asked to uncover the board. (Places side by side are one: the Monster spilling
 # onto a neighbour.)
 MONSTER_ONE_OF = 2
+ROAD_THROUGH = 2  # tiles edge to edge with a board cell for the road to run through it (see on_the_road)
 # The rulebook moves the Monster to any space of the board, so it may stand with no tile beside
 # it. Where no place beside the road is found, a place on the grid with nothing else unknown within
 # this of it is the Monster's (its eight neighbours' middles lie 50 to 71 mm away; a hand's parts
@@ -366,9 +367,6 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
             best.setdefault(root(k), k)
         return [unknowns[k] for k in best.values()]
     return lone[:1] if sized == 1 else []  # (a lone place is Monster-sized: one at most)
-
-
-ROAD_THROUGH = 2  # tiles edge to edge with a board cell for the road to run through it (see on_the_road)
 
 
 def on_the_road(pieces: list[dict[str, Any]], items: Sequence[Item], unsure: Sequence[Item] = ()) -> list[dict[str, Any]]:

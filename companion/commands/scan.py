@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     # the place Monster Highway's Monster hides is the Monster, not an unknown object (as on the overlay)
     monster = (obs.layout or {}).get("monster")
     unknowns = [u for u in obs.unknowns if not is_monster(u, monster)]
+    one_of = (obs.layout or {}).get("monster_one_of") or []  # places apart the Monster may stand on
     print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, "
           f"{sum(u.reason not in HIDING for u in unknowns)} unknown"
           f"{', the Monster' if monster else ''} (marker fit {obs.reprojection_error_px:.2f} px)")
@@ -124,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  the Monster at ({monster['center_mm'][0]:.1f}, {monster['center_mm'][1]:.1f}) mm, "
               f"board cell {monster['cell'][0]}, {monster['cell'][1]}")
     for u in unknowns:
-        what = "glare" if u.reason == GLARE else "a hand or an arm" if u.reason == ARM else "unknown object"
+        what = "maybe the Monster" if any(is_monster(u, m) for m in one_of) else \
+            "glare" if u.reason == GLARE else "a hand or an arm" if u.reason == ARM else "unknown object"
         print(f"  {what} at ({u.center_mm[0]:.1f}, {u.center_mm[1]:.1f}) mm, "
               f"{u.size_mm[0]:.0f}x{u.size_mm[1]:.0f} mm ({u.reason})")
     print("layout: " + json.dumps(obs.layout))

@@ -107,6 +107,22 @@ def test_readable_output_names_the_monster_not_an_unknown_object(capsys, tmp_pat
     assert "unknown object" not in out
 
 
+def test_readable_output_says_where_the_monster_may_stand_when_places_apart_could_be_its_own(capsys, tmp_path):
+    """Bench seed 2's Monster Highway board 2 (proxy pack): a tile hidden apart from the Monster's
+    place could be its place too. Neither is printed as the Monster; both as where it may stand,
+    with the warning asking to uncover the board."""
+    from tests.vision.test_scan import bench_scene
+
+    _, frame, _ = bench_scene("monsterhighway", 2, seed=2)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), frame)
+    rc, out, _ = run(capsys, path, "--game", "monsterhighway")
+    assert rc == 0
+    assert ", the Monster" not in out.splitlines()[0] and "\n  the Monster at (" not in out
+    assert out.count("  maybe the Monster at (") == 2
+    assert 'warning: the Monster may stand on any of 2 places marked "Monster?"' in out
+
+
 def test_readable_output_names_a_lamps_glare_not_an_unknown_object(capsys, tmp_path):
     """A spot driving the camera to white on bare cloth beside a card: printed as the glare, with
     the warning saying how to see what it hides, and not counted as an unknown object."""
