@@ -78,12 +78,15 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
 
 def caption(observation: Observation) -> str:
     """The overlay's summary line: the cards counted, unsure and unknown. The place the Monster
-    hides is the Monster, and the places a lamp's glare or an arm hides are named so, not counted
-    as things unknown on the table."""
+    hides is the Monster (and the places it may stand on, when several could be its own, are
+    where it is), and the places a lamp's glare or an arm hides are named so, not counted as
+    things unknown on the table."""
     monster = (observation.layout or {}).get("monster")
+    one_of = (observation.layout or {}).get("monster_one_of") or []
     glared = sum(u.reason == GLARE for u in observation.unknowns)
     armed = sum(u.reason == ARM for u in observation.unknowns)
-    unknown = sum(not is_monster(u, monster) and u.reason not in HIDING for u in observation.unknowns)
+    unknown = sum(not is_monster(u, monster) and not any(is_monster(u, m) for m in one_of)
+                  and u.reason not in HIDING for u in observation.unknowns)
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")
@@ -91,6 +94,8 @@ def caption(observation: Observation) -> str:
         lines.append(f"{unknown} unknown")
     if monster is not None:
         lines.append("the Monster")
+    elif one_of:
+        lines.append(f"the Monster on one of {len(one_of)} places")
     if glared:
         lines.append("glare hides part of the table")
     if armed:

@@ -112,9 +112,11 @@ def run(args: argparse.Namespace) -> int:
     monster = (obs.layout or {}).get("monster")
     unknowns = [u for u in obs.unknowns if not is_monster(u, monster)]
     one_of = (obs.layout or {}).get("monster_one_of") or []  # places apart the Monster may stand on
+    maybe = [u for u in unknowns if any(is_monster(u, m) for m in one_of)]
+    where = ", the Monster" if monster else f", the Monster on one of {len(one_of)} places" if one_of else ""
     print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, "
-          f"{sum(u.reason not in HIDING for u in unknowns)} unknown"
-          f"{', the Monster' if monster else ''} (marker fit {obs.reprojection_error_px:.2f} px)")
+          f"{sum(u.reason not in HIDING and u not in maybe for u in unknowns)} unknown"
+          f"{where} (marker fit {obs.reprojection_error_px:.2f} px)")
     for it in sorted(obs.items, key=lambda i: (i.center_mm[1], i.center_mm[0])):
         print(f"  {it.id:24} {it.rotation:6.1f} deg  at ({it.center_mm[0]:6.1f}, {it.center_mm[1]:6.1f}) mm  "
               f"confidence {it.confidence:.2f}")
@@ -125,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  the Monster at ({monster['center_mm'][0]:.1f}, {monster['center_mm'][1]:.1f}) mm, "
               f"board cell {monster['cell'][0]}, {monster['cell'][1]}")
     for u in unknowns:
-        what = "maybe the Monster" if any(is_monster(u, m) for m in one_of) else \
+        what = "maybe the Monster" if u in maybe else \
             "glare" if u.reason == GLARE else "a hand or an arm" if u.reason == ARM else "unknown object"
         print(f"  {what} at ({u.center_mm[0]:.1f}, {u.center_mm[1]:.1f}) mm, "
               f"{u.size_mm[0]:.0f}x{u.size_mm[1]:.0f} mm ({u.reason})")

@@ -51,6 +51,14 @@ def test_the_monster_hiding_a_tile_is_named_not_asked_about():
     assert caption(obs) == "0 cards, 1 unknown, the Monster"
     obs.layout = {"monster": None}
     assert caption(obs) == "0 cards, 2 unknown"
+    # places apart the Monster may each stand on: boxed in its colour, and where it is, not unknown
+    obs.unknowns.append(Unknown((200.0, 500.0), (50.0, 50.0), NOT_IN_PACK))
+    obs.layout = {"monster": None, "monster_one_of": [{"cell": [10, 6], "center_mm": [500.0, 300.0]},
+                                                       {"cell": [14, 6], "center_mm": [700.0, 300.0]}]}
+    img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
+    # (their lower edges: the longer name covers the sides)
+    assert tuple(img[324, 500]) == MONSTER and tuple(img[324, 700]) == MONSTER and tuple(img[500, 175]) == UNKNOWN
+    assert caption(obs) == "0 cards, 1 unknown, the Monster on one of 2 places"
 
 
 def test_a_glare_spots_white_is_named_as_glare_not_asked_about():
