@@ -269,7 +269,7 @@ def roundabout(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec
     diagonal neighbour too, so the engine can say why that is no spot). A car on a card, between
     cells or away from the grid (in front of its player) reserves nothing (``cell`` None). On a
     table crowded with piece-like spots no car is listed: ``cars_unread`` then says how many spots
-    there are, and the scan reports none of them as a piece."""
+    there are, and none of them is among its "pieces"."""
     size = max((it.size_mm[0] for it in items), default=70.0)
     groups = _groups(items, size * 1.25)
     grid_items = groups[0] if groups else []
@@ -288,7 +288,7 @@ def roundabout(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec
     loose = [{"id": it.id, "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]}
              for g in groups[1:] for it in g]
     out = {"grid": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])), "grid_angle": round(angle, 1),
-           "cars": cars, "loose": loose}
+           "cars": cars, "loose": loose, "pieces": [] if crowded else pieces}
     if crowded:
         out["cars_unread"] = len(pieces)
     return out
@@ -396,11 +396,13 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
     monster piece and the cars by colour. The Monster is the thing that hides the board place it
     stands on (see MONSTER_ON_GRID_MM and MONSTER_ALONE_MM: `unknowns` and the `unsure` readings of
     the scan); a piece its size is listed among the pieces, not as the Monster. Where several
-    places could be the Monster's, none is named: "monster_one_of" lists them (see MONSTER_ONE_OF)."""
+    places could be the Monster's, none is named: "monster_one_of" lists them (see MONSTER_ONE_OF).
+    Only the spots on the road are pieces (see on_the_road)."""
 
     def cell_of(c: Sequence[float]) -> list[int]:
         return list(_board_cell(c))
 
+    pieces = on_the_road(pieces, items, unsure)
     cells = [{"cell": cell_of(it.center_mm), "id": it.id, "rotation": round(it.rotation / 90) * 90 % 360}
              for it in items if it.size_mm[0] == it.size_mm[1]]
     cards = [{"id": it.id, "center_mm": [round(it.center_mm[0], 1), round(it.center_mm[1], 1)]}
@@ -416,7 +418,8 @@ def monsterhighway(items: list[Item], pieces: list[dict[str, Any]], table: Table
     cars = [{"colour": p["colour"], "cell": cell_of(p["center_mm"]), "center_mm": p["center_mm"]}
             for p in pieces if max(p["size_mm"]) < MONSTER_MIN_MM]
     return {"cells": sorted(cells, key=lambda c: (c["cell"][1], c["cell"][0])), "monster": monster,
-            "monster_one_of": places if monster is None else [], "cars": cars, "monster_cards": cards}
+            "monster_one_of": places if monster is None else [], "cars": cars, "monster_cards": cards,
+            "pieces": pieces}
 
 
 def highwayman(items: list[Item], pieces: list[dict[str, Any]], table: TableSpec,
@@ -446,15 +449,19 @@ def build(game: str, items: list[Item], pieces: list[dict[str, Any]], table: Tab
           catalog: dict[str, dict[str, Any]] | None = None, unknowns: Sequence[Unknown] = (),
           unsure: Sequence[Item] = ()) -> dict[str, Any]:
     """The layout dict for a game (see each game's function; `unknowns` and `unsure`, the scan's,
-    tell where Monster Highway's Monster hides a tile)."""
+    tell where Monster Highway's Monster hides a tile). Its "pieces" are the spots the game's rules
+    leave as playing pieces (none where the game has none the camera reads)."""
     if game == "bigsur":
-        return bigsur(items, pieces, table)
-    if game == "roundabout":
-        return roundabout(items, pieces, table)
-    if game == "monsterhighway":
-        return monsterhighway(items, pieces, table, unknowns, unsure)
-    if game == "highwayman":
-        return highwayman(items, pieces, table, catalog)
-    if game == "highwaysbyways":
-        return highwaysbyways(items, pieces, table)
-    return {}
+        out = bigsur(items, pieces, table)
+    elif game == "roundabout":
+        out = roundabout(items, pieces, table)
+    elif game == "monsterhighway":
+        out = monsterhighway(items, pieces, table, unknowns, unsure)
+    elif game == "highwayman":
+        out = highwayman(items, pieces, table, catalog)
+    elif game == "highwaysbyways":
+        out = highwaysbyways(items, pieces, table)
+    else:
+        return {}
+    out.setdefault("pieces", pieces if game in PIECES_ON_CARDS else [])
+    return out

@@ -1022,13 +1022,14 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # (layout.PIECES_ON_CARDS)
     inside = [(u.center_mm, max(u.size_mm) / 2) for u in obs.unknowns] + [(r.center_mm, max(r.size_mm) / 2)
                                                                           for r in cloth]
-    on_cards = [np.asarray(it.corners_mm, np.float32) for it in obs.items + obs.unsure]
-    spotted: list[dict[str, Any]] = [
-        {"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
-        for p in (det.pieces if pieces_stand else [])
-        if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)
-        and not any(cv2.pointPolygonTest(q, tuple(map(float, p.center_mm)), False) > 0 for q in on_cards)]
+    spotted: list[dict[str, Any]] = []
     if pieces_stand:
+        on_cards = [np.asarray(it.corners_mm, np.float32) for it in obs.items + obs.unsure]
+        spotted = [
+            {"center_mm": p.center_mm, "size_mm": p.size_mm, "area_mm2": p.area_mm2, "colour_bgr": p.colour_bgr}
+            for p in det.pieces
+            if not any(np.hypot(p.center_mm[0] - c[0], p.center_mm[1] - c[1]) < r for c, r in inside)
+            and not any(cv2.pointPolygonTest(q, tuple(map(float, p.center_mm)), False) > 0 for q in on_cards)]
         # and the pieces standing on recognised tiles, which the mask joins to their tile
         for it in obs.items + obs.unsure:
             key = size_key(it.size_mm)
@@ -1038,8 +1039,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 if all(np.hypot(p["center_mm"][0] - q["center_mm"][0], p["center_mm"][1] - q["center_mm"][1])
                        >= SAME_PIECE_MM for q in spotted):
                     spotted.append(p)
-    if game == "monsterhighway":
-        spotted = layout.on_the_road(spotted, obs.items, obs.unsure)
     pieces = [{"colour": layout.colour_name(p["colour_bgr"]),
                "center_mm": [round(p["center_mm"][0], 1), round(p["center_mm"][1], 1)],
                "size_mm": [round(p["size_mm"][0], 1), round(p["size_mm"][1], 1)], "area_mm2": round(p["area_mm2"])}
@@ -1057,8 +1056,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             obs.warnings.insert(0, "a hand or an arm reaches over the table and hides what lies under it: "
                                    "lift it, then scan again")
     obs.layout = layout.build(game, obs.items, pieces, table, catalog, obs.unknowns, obs.unsure)
-    if obs.layout.get("cars_unread"):
-        pieces = []  # a patterned cloth's spots: no car told from them (its warning is below)
+    pieces = obs.layout.setdefault("pieces", [])  # (those the game's rules leave: layout.build)
     monster = obs.layout.get("monster")
     if monster is not None:
         # the Monster read from the place it hides (see layout.MONSTER_ON_GRID_MM) stands there too:
@@ -1070,7 +1068,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         side = layout.MONSTER_CELL_MM
         pieces.append({"colour": layout.colour_name(patch.mean(axis=0).round().astype(int)) if len(patch) else "",
                        "center_mm": monster["center_mm"], "size_mm": [side, side], "area_mm2": round(side * side)})
-    obs.layout["pieces"] = pieces
     if obs.layout.get("monster_one_of"):
         obs.warnings.append(f"the Monster may stand on any of {len(obs.layout['monster_one_of'])} places marked "
                             "\"Monster?\": uncover the board around them (a hand, a lamp's glare, a card on top), "
