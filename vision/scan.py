@@ -896,6 +896,16 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # anything less is listed for the players to check. A card beside a counted one is a
             # row or a grid, not chance: it counts from WEAK_SURE (tiles of a grid on a cloth of
             # their colour, read 0.87-0.89 beside tiles read over 0.9)
+            if pieces_stand:
+                # a car or the Monster on a place beside a card that counts here, whose whole face
+                # named a card: read past the piece, as on a board a grid explains (a tee under a
+                # car on a board read as one loose region, 0.73 whole, 0.97 past the car: bench
+                # seed 3, Monster Highway scene 80). It then counts beside that card as any does.
+                counting = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
+                by = [c for c, _ in found if id(c) in counting]
+                found = [(c, (read_past_a_piece(index, frame, cal.homography, c.angle_deg, c.size_key, m) or m)
+                          if id(c) not in counting and m.id is not None and any(_beside(c, o) for o in by) else m)
+                         for c, m in found]
             found = past_an_arm(found, LOOSE_COUNTED)
             counted = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
             for c, m in found:
@@ -944,13 +954,17 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # its whole face named a card (then the reading past the piece must name the same one,
             # unless the whole face was below the recogniser's bar):
             # tiles under cars on a board whose places were found from its sure tiles, and on a
-            # board a hand reaches into
+            # board a hand reaches into. In a region that is neither doubtful nor weak, any place
+            # whose whole face named a card is read so: a crossroads under a car at a board's
+            # edge, the tiles beside it hidden by a hand, read 0.50 unsure 7 mm off its place
+            # and 0.93 past the car (bench seed 3, Monster Highway scene 27, both packs)
             clear_cells = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
             # (a sure reading that would be listed unsure, as below, too: a car on a road tile
             # keeps its whole face at 0.70-0.75, which counts only in a clean grid)
             listed_below = WEAK_SURE if (doubtful or weak) else COUNTED
             past = {id(c) for c, m in found if (m.status != "sure" or m.score < listed_below) and (
-                (id(c) in gridded and (held or not weak)) or (m.id is not None and any(_beside(c, o) for o in clear_cells)))}
+                (id(c) in gridded and (held or not weak))
+                or (m.id is not None and (not (doubtful or weak) or any(_beside(c, o) for o in clear_cells))))}
             found = [(cand, (read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
                                                m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
                              or m) if id(cand) in past else m)
