@@ -957,7 +957,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # board a hand reaches into. In a region that is neither doubtful nor weak, any place
             # whose whole face named a card is read so: a crossroads under a car at a board's
             # edge, the tiles beside it hidden by a hand, read 0.50 unsure 7 mm off its place
-            # and 0.93 past the car (bench seed 3, Monster Highway scene 27, both packs)
+            # and 0.88-0.93 past the car (bench seed 3, Monster Highway scene 27, both packs)
             clear_cells = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
             # (a sure reading that would be listed unsure, as below, too: a car on a road tile
             # keeps its whole face at 0.70-0.75, which counts only in a clean grid)
