@@ -799,8 +799,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # the cloth beside a Big Sur row read as a landmark tile at 0.85 so)
     pieces_stand = game in layout.PIECES_ON_CARDS
     regridded: list[detect.Candidate] = []  # cells of the grid read turned (see look)
-    grow = functools.partial(_grow, past=(lambda c, m: read_past_a_piece(
-        index, frame, cal.homography, c.angle_deg, c.size_key, m)) if pieces_stand else None)
+
+    def past_a_piece(c: detect.Candidate, m: Match) -> Match | None:
+        """Cell c's reading m read again past a piece standing on it (see read_past_a_piece)."""
+        return read_past_a_piece(index, frame, cal.homography, c.angle_deg, c.size_key, m)
+
+    grow = functools.partial(_grow, past=past_a_piece if pieces_stand else None)
     by_region: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     # the grid's cells read together (each as alone, in less time than one at a time)
     readings = first_look(det.candidates)
@@ -918,7 +922,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 # seed 3, Monster Highway scene 80). It then counts beside that card as any does.
                 counting = _counted_beside(found, LOOSE_COUNTED, WEAK_SURE)
                 by = [c for c, _ in found if id(c) in counting]
-                found = [(c, (read_past_a_piece(index, frame, cal.homography, c.angle_deg, c.size_key, m) or m)
+                found = [(c, (past_a_piece(c, m) or m)
                           if id(c) not in counting and m.id is not None and any(_beside(c, o) for o in by) else m)
                          for c, m in found]
             found = past_an_arm(found, LOOSE_COUNTED)
@@ -980,8 +984,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             past = {id(c) for c, m in found if (m.status != "sure" or m.score < listed_below) and (
                 (id(c) in gridded and (held or not weak))
                 or (m.id is not None and (not (doubtful or weak) or any(_beside(c, o) for o in clear_cells))))}
-            found = [(cand, (read_past_a_piece(index, frame, cal.homography, cand.angle_deg, cand.size_key,
-                                               m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
+            found = [(cand, (past_a_piece(cand, m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
                              or m) if id(cand) in past else m)
                      for cand, m in found]
         found = past_an_arm(found, WEAK_SURE if (doubtful or weak) else COUNTED)
