@@ -369,7 +369,10 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     `past` (games whose pieces stand on cards): a place beside a clear card (WEAK_SURE) whose
     whole face named a card but not clearly is read again past a piece standing on it, and taken
     when that reading is clear: a tee under a car, grown from a crossroads read 0.95, read 0.75
-    whole and 0.96 past the car, and was listed to check (bench seed 3, Monster Highway scene 93)."""
+    whole and 0.96 past the car, and was listed to check (bench seed 3, Monster Highway scene 93).
+    A bare place is read so too: Ground Zero and a dead end under cars, their bodies left bare by
+    the mask, read 0.62-0.74 whole and 0.95-0.96 past the car, and nothing at all was reported
+    there (bench seed 3, scenes 89 and 98; seed 2, scene 7)."""
     frontier = [(c, m) for c, m in (found if start is None else start) if m.status == "sure" and m.score >= COUNTED]
     # the places held by sure cards and the places proposed so far, (x, y, short side) each
     held = np.array([(*c.center_mm, c.size_key[0]) for c, m in found if m.status == "sure"]).reshape(-1, 3)
@@ -398,6 +401,7 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     for _ in range(GROW_ROUNDS):
         grown: list[tuple[detect.Candidate, Match]] = []
         bare: list[detect.Candidate] = []
+        bare_by: list[Match] = []  # the card each bare place was proposed by
         for c, m in frontier:
             short, long_ = c.size_key
             a = np.radians(c.angle_deg)
@@ -422,13 +426,14 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
                 if not det.covers(region, cell, GROW_COVER):
                     if line or det.covers(region, cell, GROW_TOUCH):
                         bare.append(cell)
+                        bare_by.append(m)
                     continue
                 got = past_a_piece(look(det.snap([cell])[0]), m)
                 if take(got):
                     grown.append(got)
         # the best first: two bare places may reach one card
-        for cell, first in _first_looks_at_bare(bare, det, first_look):
-            got = look(cell, first)
+        for k, cell, first in _first_looks_at_bare(bare, det, first_look):
+            got = past_a_piece(look(cell, first), bare_by[k])
             if take(got):
                 grown.append(got)
         if not grown:
@@ -487,7 +492,7 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
         if all(_apart(place, p) for p in places):
             places.append(place)
     out: list[tuple[detect.Candidate, Match]] = []
-    for cell, first in _first_looks_at_bare(places, det, first_look):
+    for _, cell, first in _first_looks_at_bare(places, det, first_look):
         got = look(cell, first)
         if got[1].status == "sure" and got[1].score >= WEAK_SURE and all(_apart(got[0], o) for o, _ in out):
             out.append(got)
@@ -495,9 +500,10 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
 
 
 def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection,
-                         first_look: FirstLook) -> list[tuple[detect.Candidate, Match]]:
+                         first_look: FirstLook) -> list[tuple[int, detect.Candidate, Match]]:
     """Places the mask left bare, each moved onto the edges it sees, with their first looks, all
-    read together: those that score like a card (ACCEPT), the best first."""
+    read together: those that score like a card (ACCEPT), the best first, each as (its index in
+    `bare`, the place, its first look)."""
     if not bare:
         return []
     # (snap_cells, not det.snap: every bare place is read, none merged into another)
@@ -510,8 +516,8 @@ def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection,
     for j, (k, was) in enumerate(before):
         if first[len(cells) + j].score > first[k].score:
             cells[k], first[k] = dataclasses.replace(was, unsnapped=None), first[len(cells) + j]
-    return sorted(((c, f) for c, f in zip(cells, first[:len(cells)], strict=True) if f.score >= ACCEPT),
-                  key=lambda cf: -cf[1].score)
+    return sorted(((k, c, f) for k, (c, f) in enumerate(zip(cells, first[:len(cells)], strict=True))
+                   if f.score >= ACCEPT), key=lambda kcf: -kcf[2].score)
 
 
 def _recentred(found: list[tuple[detect.Candidate, Match]], look: Look) -> list[tuple[detect.Candidate, Match]]:
