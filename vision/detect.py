@@ -1451,9 +1451,23 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 if refit[0]:
                     fits, pts, (origin, u, v, l1, l2) = refit
                     comp, hulled = hull, True
+        if not fits and lab in completed and not round_:
+            # a fragment grown into something of a card's size that no card's outline fits (a
+            # pile's top card, dark green on green felt, the cards under it showing at its sides):
+            # card lattices anchored on its straight sides, cells of no grid (see Region.loose)
+            # that count only when read clearly; where none is read, it was the cloth
+            tried = _distinct_splits(_loose_fits(comp, x, y, size_keys, px_per_mm, edges), lab, px_per_mm,
+                                     LOOSE_ALTERNATIVES)
+            if tried and lab not in beside_arm:
+                comps[lab] = (comp, x, y)
+                regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
+                                                   loose=True, grown=True)
+                candidates += tried[0]
+                alternatives[lab] = tried[1:]
+            continue
         if not fits:
-            # a patch of light or shade with no card shape (or a fragment grown into one): the cloth
-            if faint or lab in completed:
+            # a patch of light or shade with no card shape: the cloth
+            if faint:
                 continue
             blob = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)
             if lab not in beside_arm:  # (that is its whole region's to report)

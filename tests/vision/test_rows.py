@@ -263,3 +263,14 @@ def test_a_card_the_mask_left_bare_but_for_specks_beside_a_sure_one_is_read(i, p
         assert counted(obs, card, at), card
     check_against_truth(obs, truth, recall=0.75)
 
+
+def test_a_piles_top_card_the_colour_of_the_felt_is_read_from_its_fragments():
+    """Bench seed 3, photo-like Highwayman, scene 81 (an easy scene: difficulty 0.08): a pile whose
+    top card is dark green on green felt left two fragments in the mask, its sky and its river.
+    Followed into the weaker difference around them they grew into the pile, but the cards under
+    the top one, showing at its sides, made it no card's outline, and the pile was reported by
+    nothing at all. Card lattices on its straight sides are read, and the top card counts."""
+    pack, frame, truth = bench_scene("highwayman", 81, photo=True, seed=3)
+    obs = scan(frame, "highwayman", pack=pack)
+    assert counted(obs, "hm-bath-1", (455, 341))
+    check_against_truth(obs, truth, recall=0.9)
