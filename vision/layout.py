@@ -37,6 +37,10 @@ MONSTER_CLUSTER = 2
 # onto a neighbour.)
 MONSTER_ONE_OF = 2
 ROAD_THROUGH = 2  # tiles edge to edge with a board cell for the road to run through it (see on_the_road)
+# ... where a spot counts as a piece only when it is at least this long (a car is 22 mm): on a
+# flecked cloth, two flecks 9 and 14 mm across lay in the empty cell beside Ground Zero, between
+# two tiles read (bench seed 3, Monster Highway scene 39)
+THROUGH_PIECE_MM = 16.0
 # The rulebook moves the Monster to any space of the board, so it may stand with no tile beside
 # it. Where no place beside the road is found, a place on the grid with nothing else unknown within
 # this of it is the Monster's (its eight neighbours' middles lie 50 to 71 mm away; a hand's parts
@@ -377,10 +381,11 @@ def on_the_road(pieces: list[dict[str, Any]], items: Sequence[Item], unsure: Seq
     not the road on either side. A spot elsewhere is the cloth's: a patterned cloth showed 57 and
     69 such spots around bench boards, all taken for cars, and spots beside a single tile (a
     home base in its corner) were its flecks too. A car on a hidden tile at a road's end is lost
-    so."""
+    so. In a cell the road runs through, a spot must be about a car's length (THROUGH_PIECE_MM)."""
     held = {_board_cell(it.center_mm) for it in [*items, *unsure] if it.size_mm[0] == it.size_mm[1]}
     return [p for p in pieces
-            if _board_cell(p["center_mm"]) in held or _beside(_board_cell(p["center_mm"]), held) >= ROAD_THROUGH]
+            if _board_cell(p["center_mm"]) in held
+            or (_beside(_board_cell(p["center_mm"]), held) >= ROAD_THROUGH and max(p["size_mm"]) >= THROUGH_PIECE_MM)]
 
 
 def is_monster(u: Unknown, monster: dict[str, Any] | None) -> bool:

@@ -124,6 +124,11 @@ def test_monster_highway_pieces_stand_on_the_road():
     assert [p["colour"] for p in layout.on_the_road(spots, items, unsure)] == ["red", "blue", "green"]
     assert [p["colour"] for p in layout.on_the_road(spots, items)] == ["red", "blue"]
     assert layout.on_the_road(spots, []) == []
+    # between two tiles read, a spot must be about a car's length: a fleck of the cloth is not
+    flecks = [dict(car("purple", 180, 70), size_mm=[9, 8]), dict(car("purple", 170, 85), size_mm=[14, 14])]
+    assert layout.on_the_road(flecks, items, unsure) == []
+    # ... while on a tile read, any spot may be a piece (the tile's face explains the rest)
+    assert len(layout.on_the_road([dict(car("red", 126, 80), size_mm=[9, 8])], items)) == 1
 
 
 def _nothing(x, y, size=(50.0, 50.0), reason=layout.NOT_IN_PACK):
