@@ -60,7 +60,7 @@ FAINT = 1.4  # a blob that differs from the cloth by less than this (times the t
 FRAGMENT = 0.15
 LOW_STRENGTHS = (0.5, 0.7)
 FRAME_GAP_MM = 5.0  # ... bridging gaps this wide in the card's frame
-DIFFER_INSET_MM = 3.0  # a place's difference from the cloth is taken this far in from its outline,
+DIFFER_INSET_MM = 3.0  # a place's difference from the cloth is taken this far in from its outline
 DIFFER_SAMPLES = (9, 13)  # ... at this many points across and along it
 _DIFFER_LATTICE = np.stack([g.ravel() for g in np.meshgrid(np.linspace(-1, 1, DIFFER_SAMPLES[0]),
                                                             np.linspace(-1, 1, DIFFER_SAMPLES[1]))])
@@ -174,7 +174,7 @@ class Detection:
     # gradients of the rectified view along x and y (see edge_maps), for snapping cells to edges
     edges: Edges | None = field(default=None, repr=False)
     # how far each pixel of the rectified view lies from the cloth's colours (see foreground: 1.0
-    # at the mask's threshold), for places the mask left bare (see differs)
+    # at the mask's threshold), for places the mask left bare (see differ)
     strength: np.ndarray | None = field(default=None, repr=False)
     # cells of a region's grids that its mask covers only in part (PARTIAL_COVER): a card whose
     # art matches the cloth leaves a hole open to the outside, which no filling closes. They are
@@ -1451,7 +1451,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 if refit[0]:
                     fits, pts, (origin, u, v, l1, l2) = refit
                     comp, hulled = hull, True
-        if not fits and lab in completed and not round_:
+        if not fits and lab in completed and not round_:  # (round: see below)
             # a fragment grown into something of a card's size that no card's outline fits (a
             # pile's top card, dark green on green felt, the cards under it showing at its sides):
             # card lattices anchored on its straight sides, cells of no grid (see Region.loose)
@@ -1466,8 +1466,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 alternatives[lab] = tried[1:]
             continue
         if not fits:
-            # a patch of light or shade with no card shape: the cloth
-            if faint:
+            # a patch of light or shade with no card shape (or a fragment grown into a disc): the cloth
+            if faint or lab in completed:
                 continue
             blob = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)
             if lab not in beside_arm:  # (that is its whole region's to report)

@@ -77,9 +77,9 @@ GROW_ROUNDS = 12
 GROW_TOUCH = 0.1
 # ... or, the mask bare there, when what lies there differs from the cloth this much over half of
 # it (detect.Detection.differ; 1.0 is the mask's threshold): a card the mask left bare but for a
-# few specks (dark landmark tiles on dark wood in shadow, 0.5-0.8), not the cloth itself (the bare
-# sides of the latency bench's 30 cards, on wood, cloth and a patterned cloth: 219 of 222 under
-# 0.5, the highest 0.67)
+# few specks (dark landmark tiles on dark wood in shadow: most 0.48-0.9), not the cloth itself (the
+# bare sides of the latency bench's 30 cards, on wood, cloth and a patterned cloth: 216 of 222
+# under 0.37, the highest 0.67). docs/benchmarks.md, thirty-ninth pass
 GROW_DIFFERS = 0.45
 # A cell not read sure with a clear score is read again turned by these many degrees either way
 # (its region's frame may be tilted off its cards): the best sure reading of those replaces it.
@@ -363,8 +363,9 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
 
     A place the mask leaves bare is read too (a dark card on dark wood, a card the colour of the
     cloth: the mask held the two ends of a row of nine and nothing between them) when the mask
-    touches it (GROW_TOUCH), or when it continues a line of cards (the place on the card's other
-    side is held) from a card the mask left bare too; but only as a first look, all of a round's
+    touches it (GROW_TOUCH), when it continues a line of cards (the place on the card's other
+    side is held) from a card the mask left bare too, or when what lies there differs from the
+    cloth, too faintly for the mask (GROW_DIFFERS); but only as a first look, all of a round's
     together (`first_look`): only one that scores like a card (ACCEPT) is read in full (turned,
     when it is not sure: the card beside a starter card laid 4 degrees off read 0.82, unsure, on
     the starter's square). Each bare place costs a reading (about 1 ms): reading every bare side
