@@ -289,9 +289,8 @@ class Detection:
         from the cloth by at least `level` (times the mask's threshold: see foreground) over half
         of it, judged on a lattice of DIFFER_SAMPLES points (drawing each cell and taking the
         median of its pixels cost about 0.5 ms a place, 40 ms a scan of the latency bench's table)."""
-        out = np.zeros(len(cells), bool)
         if self.strength is None or not cells:
-            return out
+            return np.zeros(len(cells), bool)
         ppm = self.px_per_mm
         centre = np.array([c.center_mm for c in cells], np.float64)[:, :, None] * ppm
         a = np.radians([c.angle_deg for c in cells])[:, None]
@@ -303,8 +302,8 @@ class Detection:
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         # (a point beyond the view counts as the cloth: a place half off the table is no card's)
         seen = np.where(inside, self.strength[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)], -1.0)
-        out[:] = np.median(seen, axis=1) >= level
-        return out
+        differs: np.ndarray = np.median(seen, axis=1) >= level
+        return differs
 
     def anchored(self, region: int) -> list[list[Candidate]]:
         """Card lattices of the true card size anchored on a region's corners and on the
@@ -1458,7 +1457,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             # that count only when read clearly; where none is read, it was the cloth
             tried = _distinct_splits(_loose_fits(comp, x, y, size_keys, px_per_mm, edges), lab, px_per_mm,
                                      LOOSE_ALTERNATIVES)
-            if tried and lab not in beside_arm:
+            if tried:
                 comps[lab] = (comp, x, y)
                 regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
                                                    loose=True, grown=True)

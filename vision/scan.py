@@ -407,9 +407,9 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
 
     for _ in range(GROW_ROUNDS):
         grown: list[tuple[detect.Candidate, Match]] = []
-        bare: list[detect.Candidate] = []
-        bare_by: list[Match] = []  # the card each bare place was proposed by
-        faint: list[tuple[detect.Candidate, Match]] = []  # bare places the mask does not touch either
+        # bare places, each with the card that proposed it; and those the mask does not touch either
+        bare: list[tuple[detect.Candidate, Match]] = []
+        faint: list[tuple[detect.Candidate, Match]] = []
         for c, m in frontier:
             short, long_ = c.size_key
             a = np.radians(c.angle_deg)
@@ -432,23 +432,16 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
                 tried = np.vstack([tried, (x, y, short)])
                 cell = detect.Candidate((float(x), float(y)), c.angle_deg, c.size_key, region)
                 if not det.covers(region, cell, GROW_COVER):
-                    if line or det.covers(region, cell, GROW_TOUCH):
-                        bare.append(cell)
-                        bare_by.append(m)
-                    else:
-                        faint.append((cell, m))
+                    (bare if line or det.covers(region, cell, GROW_TOUCH) else faint).append((cell, m))
                     continue
                 got = past_a_piece(look(det.snap([cell])[0]), m)
                 if take(got):
                     grown.append(got)
         # (and those where something unlike the cloth lies, too faint for the mask: all at once)
-        for (cell, by), differs in zip(faint, det.differ([c for c, _ in faint], GROW_DIFFERS), strict=True):
-            if differs:
-                bare.append(cell)
-                bare_by.append(by)
+        bare += [f for f, differs in zip(faint, det.differ([c for c, _ in faint], GROW_DIFFERS), strict=True) if differs]
         # the best first: two bare places may reach one card
-        for k, cell, first in _first_looks_at_bare(bare, det, first_look):
-            got = past_a_piece(look(cell, first), bare_by[k])
+        for k, cell, first in _first_looks_at_bare([c for c, _ in bare], det, first_look):
+            got = past_a_piece(look(cell, first), bare[k][1])
             if take(got):
                 grown.append(got)
         if not grown:
