@@ -46,6 +46,12 @@ COUNTED = 0.7
 # EDGE_SLACK_MM (a row's gaps and wobble), not partly over the counted card (a place half on a
 # row's last card read 0.68 as another card). docs/benchmarks.md, thirtieth pass
 EDGE_SLACK_MM = 8.0
+# ... and square to it, within this many degrees (a row's cards lie within a few degrees of each
+# other): a place read turned further off its row (see TURN_TRIES) lies as no row's card does.
+# Bench seed 9, photo-like Big Sur scene 76: fingers over half a row's card, its place read turned
+# 8 degrees as another card (0.66) and counted edge to edge with the card below. docs/benchmarks.md,
+# forty-first pass
+EDGE_TURN_DEG = 6.0
 # ... and when counted cards of any region cover no more than this share of it: a landmark tile's
 # place over the ends of a row's cards, edge to edge with the landmark tile below it, read 0.65 as
 # a landmark (edge to edge, cards overlap by their gaps and tilts only)
@@ -221,8 +227,12 @@ def _beside(a: detect.Candidate, b: detect.Candidate) -> bool:
 
 
 def _edge_to_edge(a: detect.Candidate, b: detect.Candidate) -> bool:
-    """Cell b lies edge to edge with cell a, as in a row or a grid: b's centre one card over from
-    a's along one of a's sides, within EDGE_SLACK_MM each way (a gap, a lay's wobble)."""
+    """Cell b lies edge to edge with cell a, as in a row or a grid: square to it (EDGE_TURN_DEG)
+    and its centre one card over from a's along one of a's sides, within EDGE_SLACK_MM each way (a
+    gap, a lay's wobble)."""
+    off = (b.angle_deg - a.angle_deg) % 90.0
+    if min(off, 90.0 - off) > EDGE_TURN_DEG:
+        return False
     t = np.radians(a.angle_deg)
     dx, dy = b.center_mm[0] - a.center_mm[0], b.center_mm[1] - a.center_mm[1]
     # a's short side runs along (cos t, sin t), its long side along (-sin t, cos t): see detect.Candidate

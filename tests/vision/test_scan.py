@@ -965,6 +965,20 @@ def test_a_place_partly_over_counted_cards_is_not_counted_as_their_neighbour(i):
         assert any(t.id == it.id and near(t.center_mm, it.center_mm, 0.35 * min(t.size_mm)) for t in truth.items), it
 
 
+def test_a_place_read_turned_off_its_row_under_fingers_is_not_counted_as_the_rows():
+    """Bench seed 9, photo-like Big Sur scene 76: fingers over half of a row's card (bs-39), its
+    place read turned 8 degrees as another card (bs-70, 0.66), short of COUNTED, was counted for
+    lying edge to edge with the counted card below it. A card turned that far off its row lies as
+    no row's card does (EDGE_TURN_DEG): it is listed for the players to check instead."""
+    pack, frame, truth = bench_scene("bigsur", 76, photo=True, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    (t,) = [t for t in truth.items if t.id == "bs-39"]
+    assert not [it for it in obs.items if near(it.center_mm, t.center_mm, 30)]
+    assert [u for u in obs.unsure if near(u.center_mm, t.center_mm, 30)]
+    for it in obs.items:
+        assert any(t.id == it.id and near(t.center_mm, it.center_mm, 0.35 * min(t.size_mm)) for t in truth.items), it
+
+
 def _cell(x, y, angle=0.0, size=(63.0, 88.0)):
     from vision.detect import Candidate
 
@@ -980,6 +994,9 @@ def _cell(x, y, angle=0.0, size=(63.0, 88.0)):
     (_cell(80.0, 0.0), False),  # a card's width and 17 mm apart
     (_cell(76.0, 0.0, 90.0), True),  # turned a quarter, its long side along the row
     (_cell(64.0, 0.0, 90.0), False),  # turned a quarter: it would lie over the card
+    (_cell(64.0, 0.0, 4.0), True),  # a few degrees off its row, as a hand lays cards
+    (_cell(64.0, 0.0, 352.0), False),  # turned 8 degrees off the row (EDGE_TURN_DEG)
+    (_cell(76.0, 0.0, 98.0), False),  # a quarter and 8 degrees
 ])
 def test_which_cells_lie_edge_to_edge(other, beside):
     from vision.scan import _edge_to_edge
