@@ -1068,15 +1068,24 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
     _covered_by_cards(obs, index.size_keys)
-    if det.arm is not None and obs.unsure:
+    if det.arm is not None:
         # a card listed to check whose place is mostly the arm (its colour, joined to the table's
         # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
         # card places reads as faces of its colour (twice the same byway card at 0.83 along one
         # arm). It is shown as the arm, with the advice to lift it (below), not as a card to check:
-        # a card hidden that much cannot be told from the arm (see hand.MOST)
+        # a card hidden that much cannot be told from the arm (see hand.MOST). So is a card counted
+        # there short of the score a card read past an arm needs (hand.SURE): a bare forearm
+        # between two rows read as a smooth photo-like face at 0.81 in a region an arm joined
+        # (bench seed 9, photo-like Big Sur scene 266)
         reach = det.arm.astype(np.uint8) * 255
-        on_arm = {id(u) for u in obs.unsure
-                  if glare.share_of(reach, np.asarray(u.corners_mm) * det.px_per_mm) >= hand.NAMED}
+
+        def arm_over(it: Item) -> bool:
+            return glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED
+
+        armed = [it for it in obs.items if it.confidence < hand.SURE and arm_over(it)]
+        obs.items = [it for it in obs.items if all(it is not a for a in armed)]
+        obs.unsure += armed
+        on_arm = {id(u) for u in obs.unsure if arm_over(u)}
         obs.unknowns += [Unknown(u.center_mm, u.size_mm, ARM, u.rotation % 180.0) for u in obs.unsure if id(u) in on_arm]
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
     if obs.unsure:
