@@ -157,6 +157,18 @@ CONFIRM_FIT = 0.78
 # their fit). docs/benchmarks.md, forty-first pass
 TIE_RATIO = 0.85
 
+# A place read as a card whose lightness varies less than this (its standard deviation in grey
+# levels, FLAT_INSET_MM in from its outline, in the rectified view) shows no print: the cloth or a
+# smooth object, whatever face its noise and shading happened to match. A card read there is not
+# counted but listed for the players to check (a very dim card may look so). Bench seed 9,
+# photo-like Roundabout scene 1: a bare place of a purple cloth beside a grid (deviation 3.0) read
+# as ra-08 at 0.82 and counted. Of the 6,038 cards lying in the open on seeds 1 and 2 (every game,
+# both packs, 600 scenes), one varied less (a card the glare drove to white, 0.4), the next least
+# by 5.5 (15 % of it white) and 5.6 (a dim landmark tile). Only readings short of CONFIRMED are
+# checked, and none where the glare drove the camera to white (CLIPPED_SHARE: listed anyway).
+# docs/benchmarks.md, forty-first pass
+FLAT_STD = 4.0
+FLAT_INSET_MM = 5.0
 
 _LAST_CALIBRATION: dict[tuple[int, int, TableSpec], Calibration] = {}
 
@@ -649,6 +661,24 @@ def _covered_by_cards(obs: Observation, cell_sizes: Sequence[tuple[float, float]
                     if tuple(sorted(u.size_mm)) not in cells or not on_a_card(u.center_mm)]
 
 
+def _flat(grey: np.ndarray, it: Item, px_per_mm: float) -> bool:
+    """Whether the place of `it` in the rectified view `grey` shows no print (see FLAT_STD)."""
+    c = np.asarray(it.center_mm, np.float64)
+    q = np.asarray(it.corners_mm, np.float64)
+    q = (c + (q - c) * max(0.0, 1.0 - 2.0 * FLAT_INSET_MM / max(1.0, min(it.size_mm)))) * px_per_mm
+    h, w = grey.shape[:2]
+    x0, y0 = np.clip(np.floor(q.min(axis=0)).astype(int), 0, (w, h))
+    x1, y1 = np.clip(np.ceil(q.max(axis=0)).astype(int) + 1, 0, (w, h))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False  # (a place beyond the view: nothing to judge by)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.rint(q - (x0, y0)).astype(np.int32), 1)
+    if cv2.countNonZero(inside) < 50:
+        return False
+    _, std = cv2.meanStdDev(grey[y0:y1, x0:x1], mask=inside)
+    return bool(std[0, 0] < FLAT_STD)
+
+
 def _covered(it: Item, quads: Sequence[np.ndarray]) -> float:
     """The share of an item's place that the places `quads` (each 4 x 2 mm) cover, summed."""
     quad = np.asarray(it.corners_mm, np.float32)
@@ -1068,6 +1098,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
     _covered_by_cards(obs, index.size_keys)
+    # a card read where the place shows no print is not counted (see FLAT_STD)
+    grey = cv2.cvtColor(det.rectified, cv2.COLOR_BGR2GRAY)
+    flat = [it for it in obs.items
+            if it.confidence < CONFIRMED and _flat(grey, it, det.px_per_mm)
+            and (white is None or glare.share_of(white, cal.to_image(it.corners_mm)) <= CLIPPED_SHARE)]
+    obs.items = [it for it in obs.items if all(it is not f for f in flat)]
+    obs.unsure += flat
     if det.arm is not None:
         # a card listed to check whose place is mostly the arm (its colour, joined to the table's
         # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
