@@ -1111,15 +1111,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # card places reads as faces of its colour (twice the same byway card at 0.83 along one
         # arm). It is shown as the arm, with the advice to lift it (below), not as a card to check:
         # a card hidden that much cannot be told from the arm (see hand.MOST). So is a card counted
-        # there short of the score a card read past an arm needs (hand.SURE): a bare forearm
-        # between two rows read as a smooth photo-like face at 0.81 in a region an arm joined
-        # (bench seed 9, photo-like Big Sur scene 266)
+        # there unless read clearly (CONFIRMED): a bare forearm between two rows read as a smooth
+        # photo-like face at 0.81 in a region an arm joined (bench seed 9, photo-like Big Sur
+        # scene 266), a forearm at the table's edge as a monster card at 0.89 (Monster Highway 147)
         reach = det.arm.astype(np.uint8) * 255
 
         def arm_over(it: Item) -> bool:
             return glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED
 
-        armed = [it for it in obs.items if it.confidence < hand.SURE and arm_over(it)]
+        armed = [it for it in obs.items if it.confidence < CONFIRMED and arm_over(it)]
         obs.items = [it for it in obs.items if all(it is not a for a in armed)]
         obs.unsure += armed
         on_arm = {id(u) for u in obs.unsure if arm_over(u)}
