@@ -41,14 +41,12 @@ MIN_DIFFER_PX = 40
 class Verdict:
     """Which of the candidates the picture shows: ``winner`` (None when none is clearly it), its
     turn in degrees from the reading, the worst error ratio against another candidate where their
-    designs differ, and its whole-face correlation. ``same``: two candidates' designs are the same
-    wherever they could be compared (one photo enrolled for two ids): no picture can tell them."""
+    designs differ, and its whole-face correlation."""
 
     winner: str | None
     rotation: float
     ratio: float
     fit: float
-    same: bool = False
 
 
 def _upright_shape(size_mm: Sequence[float]) -> tuple[int, int]:
@@ -175,7 +173,7 @@ def tell_apart(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[floa
     for _, (_, _, face_b, win_b) in ranked[1:]:
         ratio = _ratio(win_a, face_a, win_b, face_b)
         if ratio is None:
-            return Verdict(None, 0.0, 1.0, fa, same=True)  # two designs the same where it could tell
+            return Verdict(None, 0.0, 1.0, fa)  # two designs the same where it could tell
         worst = max(worst, ratio)
     if fa >= FIT and worst <= clear_ratio:
         return Verdict(a, float(ta), worst, fa)

@@ -148,15 +148,6 @@ COPIES_CLEAR = 0.08
 # game) fit at most 0.753 and the right cards at least 0.806.
 CONFIRMED = 0.95
 CONFIRM_FIT = 0.78
-# ... and it is listed too when no look-alike wins because one explains the pixels where their
-# designs differ about as well as the reading does (the check's error ratio at least TIE_RATIO):
-# there the picture cannot say which of the two it is (a lamp's glare over the material icons
-# that alone tell bs-19 from bs-06 read it as bs-06 at 0.88, margin 0.05, ratio 1.01: bench seed
-# 9, Big Sur scene 323). Of the sure readings whose check gave no winner on seed 1 (300 scenes),
-# the three right ones stood at 0.63-0.67, the four on no card at 0.98-1.10 (listed already, for
-# their fit). docs/benchmarks.md, forty-first pass
-TIE_RATIO = 0.85
-
 # A place read as a card whose lightness varies less than this (its standard deviation in grey
 # levels, FLAT_INSET_MM in from its outline, in the rectified view) shows no print: the cloth or a
 # smooth object, whatever face its noise and shading happened to match. A card read there is not
@@ -771,10 +762,8 @@ def look_alike_verdict(frame: np.ndarray, to_image: np.ndarray, m: Match, index:
     # look-alike turned otherwise is no verdict
     if v.winner is None or v.rotation % (360 / max(1, m.symmetry)) != 0:
         # a sure reading no look-alike beats, whose face fits the picture poorly at full detail
-        # either (another game's card whose layout the face resembles), or where a look-alike fits
-        # as well as it does what tells the two apart (see TIE_RATIO)
-        tie = v.winner is None and not v.same and v.ratio >= TIE_RATIO
-        return dataclasses.replace(m, status="unsure") if confirm and (v.fit < CONFIRM_FIT or tie) else m
+        # either: another game's card whose layout the face resembles
+        return dataclasses.replace(m, status="unsure") if confirm and v.fit < CONFIRM_FIT else m
     if v.winner == m.id:
         return dataclasses.replace(m, status="sure")
     # another card: its own symmetry, and the way round it fitted
