@@ -1088,12 +1088,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     _beyond_the_box(obs, catalog)
     _covered_by_cards(obs, index.size_keys)
     # a card read where the place shows no print is not counted (see FLAT_STD)
-    grey = cv2.cvtColor(det.rectified, cv2.COLOR_BGR2GRAY)
-    flat = [it for it in obs.items
-            if it.confidence < CONFIRMED and _flat(grey, it, det.px_per_mm)
-            and (white is None or glare.share_of(white, cal.to_image(it.corners_mm)) <= CLIPPED_SHARE)]
-    obs.items = [it for it in obs.items if all(it is not f for f in flat)]
-    obs.unsure += flat
+    low = [it for it in obs.items if it.confidence < CONFIRMED]
+    if low:
+        grey = cv2.cvtColor(det.rectified, cv2.COLOR_BGR2GRAY)
+        flat = [it for it in low if _flat(grey, it, det.px_per_mm) and (
+            white is None or glare.share_of(white, cal.to_image(it.corners_mm)) <= CLIPPED_SHARE)]
+        obs.items = [it for it in obs.items if all(it is not f for f in flat)]
+        obs.unsure += flat
     if det.arm is not None:
         # a card listed to check whose place is mostly the arm (its colour, joined to the table's
         # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
