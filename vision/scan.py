@@ -149,7 +149,8 @@ COPIES_CLEAR = 0.08
 CONFIRMED = 0.95
 CONFIRM_FIT = 0.78
 # A place read as a card whose lightness varies less than this (its standard deviation in grey
-# levels, FLAT_INSET_MM in from its outline, in the rectified view) shows no print: the cloth or a
+# levels over the place shrunk about its centre, FLAT_INSET_MM in from its long sides and as much
+# in proportion from its short ones, in the rectified view) shows no print: the cloth or a
 # smooth object, whatever face its noise and shading happened to match. A card read there is not
 # counted but listed for the players to check (a very dim card may look so). Bench seed 9,
 # photo-like Roundabout scene 1: a bare place of a purple cloth beside a grid (deviation 3.0) read
