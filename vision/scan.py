@@ -1094,7 +1094,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         grey = cv2.cvtColor(det.rectified, cv2.COLOR_BGR2GRAY)
         flat = [it for it in low if _flat(grey, it, det.px_per_mm) and (
             white is None or glare.share_of(white, cal.to_image(it.corners_mm)) <= CLIPPED_SHARE)]
-        obs.items = [it for it in obs.items if all(it is not f for f in flat)]
+        obs.items = [it for it in obs.items if not any(it is f for f in flat)]
         obs.unsure += flat
     if det.arm is not None:
         # a card listed to check whose place is mostly the arm (its colour, joined to the table's
@@ -1106,16 +1106,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # photo-like face at 0.81 in a region an arm joined (bench seed 9, photo-like Big Sur
         # scene 266), a forearm at the table's edge as a monster card at 0.89 (Monster Highway 147)
         reach = det.arm.astype(np.uint8) * 255
-
-        def arm_over(it: Item) -> bool:
-            return glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED
-
-        armed = [it for it in obs.items if it.confidence < CONFIRMED and arm_over(it)]
-        obs.items = [it for it in obs.items if all(it is not a for a in armed)]
-        obs.unsure += armed
-        on_arm = {id(u) for u in obs.unsure if arm_over(u)}
-        obs.unknowns += [Unknown(u.center_mm, u.size_mm, ARM, u.rotation % 180.0) for u in obs.unsure if id(u) in on_arm]
+        on_arm = {id(it) for it in [*obs.unsure, *(it for it in obs.items if it.confidence < CONFIRMED)]
+                  if glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED}
+        obs.unknowns += [Unknown(it.center_mm, it.size_mm, ARM, it.rotation % 180.0)
+                         for it in obs.unsure + obs.items if id(it) in on_arm]
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
+        obs.items = [it for it in obs.items if id(it) not in on_arm]
     if obs.unsure:
         obs.warnings.append(f"{len(obs.unsure)} card(s) not recognised for sure: check them and scan again")
     # pieces inside something unknown are its parts (icons on a phone), not playing pieces; inside
