@@ -142,12 +142,54 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]
         cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)
-    y = 40 * scale
-    _label(img, caption(observation), (img.shape[1] / 2, y), (60, 60, 60), scale)
-    for seat, total in (scores or {}).items():
-        y += 45 * scale
-        _label(img, f"{seat}: {total}", (img.shape[1] / 2, y), (120, 60, 20), scale)
-    for w in observation.warnings:
-        y += 45 * scale
-        _label(img, w, (img.shape[1] / 2, y), UNKNOWN, scale * 0.7)
+    lines = [(caption(observation), (60, 60, 60), scale)]
+    lines += [(f"{seat}: {total}", (120, 60, 20), scale) for seat, total in (scores or {}).items()]
+    lines += [(w, UNKNOWN, scale * 0.7) for w in observation.warnings]
+    seen = [cal.to_image(np.array(it.corners_mm, np.float64)) for it in [*observation.items, *observation.unsure]]
+    seen += [cal.to_image(u.corners_mm()) for u in observation.unknowns]
+    sizes = [_text_size(text, size) for text, _, size in lines]
+    x, y, side = panel_place(img.shape[:2], sizes, scale,
+                             [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+                              for q in seen])
+    wide = max(s[0] for s in sizes)
+    for (text, colour, size), (w, _) in zip(lines, sizes, strict=True):
+        # lines centred under each other, or flush with the image's side in a corner
+        _label(img, text, (x + side * (wide - w) / 2, y), colour, size)
+        y += LINE_STEP * scale
     return img
+
+
+LINE_STEP = 45.0  # px (at scale 1) between the centres of the summary's lines
+
+
+def _text_size(text: str, scale: float) -> tuple[int, int]:
+    """The width and height (px) of a label's box as `_label` draws it."""
+    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, round(scale * 2)))
+    return w + 6, h + base + 4
+
+
+def panel_place(shape: Sequence[int], sizes: Sequence[tuple[int, int]], scale: float,
+                things: Sequence[tuple[float, float, float, float]]) -> tuple[float, float, int]:
+    """Where to write the summary, its lines' boxes `sizes` (w, h) one under another LINE_STEP
+    apart, in an image of `shape` (h, w): at the top centre, or, where that covers what was seen
+    (`things`: boxes x0, y0, x1, y1 px), at the bottom centre or in a corner, whichever covers least
+    of them (the scores were written over the top row of cards of a Big Sur seat sitting at the
+    camera's top edge). Returns the centre of the widest line's box and the height of the first
+    line's centre (px), and the side the lines are flush with (-1 left, 0 centred, 1 right)."""
+    h, w = shape[0], shape[1]
+    if not sizes:
+        return w / 2, 40 * scale, 0
+    wide = max(s[0] for s in sizes)
+    tall = (len(sizes) - 1) * LINE_STEP * scale + sizes[0][1] / 2 + sizes[-1][1] / 2
+    pad = 10 * scale
+    top, bottom = 40 * scale, h - pad - tall + sizes[0][1] / 2
+    left, right = pad + wide / 2, w - pad - wide / 2
+    best, where = None, (w / 2, top, 0)
+    for x, y, side in ((w / 2, top, 0), (w / 2, bottom, 0), (left, top, -1), (right, top, 1), (left, bottom, -1),
+                       (right, bottom, 1)):
+        x0, y0 = x - wide / 2, y - sizes[0][1] / 2
+        x1, y1 = x0 + wide, y0 + tall
+        covered = sum(max(0.0, min(x1, t[2]) - max(x0, t[0])) * max(0.0, min(y1, t[3]) - max(y0, t[1])) for t in things)
+        if best is None or covered < best - 1e-6:
+            best, where = covered, (x, y, side)
+    return where

@@ -117,3 +117,44 @@ def test_an_unknowns_corners_follow_its_turn():
     assert np.allclose(square, [[80, 40], [120, 40], [120, 60], [80, 60]])
     turned = Unknown((100.0, 50.0), (40.0, 20.0), rotation=90.0).corners_mm()
     assert np.allclose(turned, [[110, 30], [110, 70], [90, 70], [90, 30]])
+
+
+def test_the_summary_stays_at_the_top_centre_where_nothing_lies_there():
+    from vision.overlay import panel_place
+
+    x, y, side = panel_place((700, 1000), [(400, 30), (120, 30)], 1.0, [(0, 600, 100, 700)])
+    assert (x, side) == (500, 0) and y < 100
+
+
+def test_the_summary_moves_off_the_cards_it_would_cover():
+    """A Big Sur seat at the camera's top edge: its row lies where the summary was always written
+    (the scores covered the row they scored); it goes where it covers none of what was seen."""
+    from vision.overlay import LINE_STEP, panel_place
+
+    sizes = [(400, 30), (120, 30), (300, 20)]
+    row, south = (420, 20, 580, 120), (420, 600, 580, 700)
+    for things in ([row], [row, south], [row, south, (0, 0, 200, 200)]):
+        x, y, side = panel_place((700, 1000), sizes, 1.0, things)
+        box = (x - 200, y - 15, x + 200, y - 15 + 2 * LINE_STEP + 25)
+        assert box[0] >= 0 and box[2] <= 1000 and box[1] >= 0 and box[3] <= 700
+        assert not any(_overlap(box, t) for t in things), (things, box)
+    assert side == 1  # the top right, the first corner free, its lines flush right
+
+
+def test_the_drawn_summary_leaves_a_top_row_of_cards_to_be_seen():
+    from vision.calibration import Calibration
+    from vision.observation import Item, Observation, TableSpec
+    from vision.overlay import draw_overlay
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
+
+    def card(x: float) -> Item:
+        corners = ((x - 31.5, 6.0), (x + 31.5, 6.0), (x + 31.5, 94.0), (x - 31.5, 94.0))
+        return Item(f"bs-{round(x):03}", 0.0, (x, 50.0), (63.0, 88.0), 0.97, corners)
+
+    row = [card(350.0 + 64 * k) for k in range(5)]
+    obs = Observation("bigsur", items=row, warnings=["1 card(s) not recognised for sure: check them and scan again"])
+    img = draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal, scores={"north": 12})
+    grey = (img == (60, 60, 60)).all(axis=2)  # the summary line's box
+    assert grey.any()
+    assert not grey[6:94, 318:670].any()  # not over the row
