@@ -47,6 +47,13 @@ MOST = 0.35  # ... and may cover (beyond it too little is left to tell look-alik
 SURE = 0.82
 # an unknown place this much of the arm's colour is the arm (not the Monster, not a thing of its own)
 NAMED = 0.5
+# ... and a card counted on a place this much under the arm, unless read clearly (scan.CONFIRMED).
+# Surveyed (the arm's share of every counted card's place, seeds 1 and 9, 300 and 1,400 scenes of
+# every game and pack): right cards up to 0.46, each of those over 0.35 hidden more than a quarter;
+# cards read where none lies, on the edge of a hand, 0.49 (bench seed 9, photo-like Monster
+# Highway 157, scanned after 156 as the bench does; Roundabout 139 with a trial change to the
+# patterned cloth's light, not kept)
+COUNTED_ON_ARM = 0.45
 # A lamp's glare spot crossing the play area's border lights the cloth there into a band of one
 # colour, as wide as an arm. A run of the border is the lamp's light, not an arm, when taking the
 # spot's light out (vision.glare) leaves it at most this share as far (Lab) from the cloth beside

@@ -1106,8 +1106,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # photo-like face at 0.81 in a region an arm joined (bench seed 9, photo-like Big Sur
         # scene 266), a forearm at the table's edge as a monster card at 0.89 (Monster Highway 147)
         reach = det.arm.astype(np.uint8) * 255
-        on_arm = {id(it) for it in [*obs.unsure, *(it for it in obs.items if it.confidence < CONFIRMED)]
+        # (a counted one from a little less of it: see hand.COUNTED_ON_ARM)
+        on_arm = {id(it) for it in obs.unsure
                   if glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED}
+        on_arm |= {id(it) for it in obs.items if it.confidence < CONFIRMED
+                   and glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.COUNTED_ON_ARM}
         obs.unknowns += [Unknown(it.center_mm, it.size_mm, ARM, it.rotation % 180.0)
                          for it in obs.unsure + obs.items if id(it) in on_arm]
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
