@@ -1295,8 +1295,10 @@ def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, flo
         # there the trimmed frame shifted cells off the cards (photo-like Roundabout 181: a grid's
         # edge in a lamp's light trimmed, a cell half over a card and half over the lit cloth read
         # and counted; Monster Highway 79: a tile under a hand read as another at 0.62)
-        a0, a1, b0, b1 = _trim(sub) if trim else (0, sub.shape[1], 0, sub.shape[0])
-        if (not grids or grids[0].score < BRIDGE_SCORE) and (a0, a1, b0, b1) != (0, sub.shape[1], 0, sub.shape[0]):
+        if not trim or (grids and grids[0].score >= BRIDGE_SCORE):
+            continue
+        a0, a1, b0, b1 = _trim(sub)
+        if (a0, a1, b0, b1) != (0, sub.shape[1], 0, sub.shape[0]):
             o2 = o + a0 * fu + b0 * fv
             fits += [(g, (o2 + np.array([x, y], np.float64), fu, fv, float(a1 - a0), float(b1 - b0)))
                      for g in _fit_grid(sub[b0:b1, a0:a1], float(a1 - a0), float(b1 - b0), size_keys, px_per_mm,

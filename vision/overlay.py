@@ -49,9 +49,7 @@ def _label(img: np.ndarray, text: str, at: Sequence[float], colour: tuple[int, i
     """A text on a box of ``colour`` centred at ``at``; with ``taken`` (the boxes of the labels
     drawn so far) moved clear of them, and added to them (two cards side by side whose ids are
     wider than a card had their labels written over each other)."""
-    font = cv2.FONT_HERSHEY_SIMPLEX
-    th = max(1, round(scale * 2))
-    (w, h), base = cv2.getTextSize(text, font, scale, th)
+    font, th, (w, h), base = _text_metrics(text, scale)
     x, y = round(at[0] - w / 2), round(at[1] + h / 2)
     if taken is not None:
         box = (x - 3, y - h - 3, x + w + 3, y + base + 1)
@@ -162,9 +160,16 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
 LINE_STEP = 45.0  # px (at scale 1) between the centres of the summary's lines
 
 
+def _text_metrics(text: str, scale: float) -> tuple[int, int, tuple[int, int], int]:
+    """A label's font, stroke, text size (w, h) and baseline, as `_label` draws it."""
+    font, th = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(scale * 2))
+    (w, h), base = cv2.getTextSize(text, font, scale, th)
+    return font, th, (w, h), base
+
+
 def _text_size(text: str, scale: float) -> tuple[int, int]:
     """The width and height (px) of a label's box as `_label` draws it."""
-    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, round(scale * 2)))
+    _, _, (w, h), base = _text_metrics(text, scale)
     return w + 6, h + base + 4
 
 
