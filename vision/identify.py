@@ -526,29 +526,36 @@ class CardIndex:
         return list(self.classes)
 
     def identify(self, frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
-                 angle_deg: float, key: tuple[float, float]) -> Match:
+                 angle_deg: float, key: tuple[float, float], lit: np.ndarray | None = None) -> Match:
         """Identify the card of size class `key` centred at center_mm whose long axis points
-        along angle_deg (degrees clockwise from table "up"); to_image maps table mm -> image px."""
-        return self._identify_all(frame, to_image, [(center_mm, angle_deg, key)])[0]
+        along angle_deg (degrees clockwise from table "up"); to_image maps table mm -> image px.
+        `lit`: where a lamp's light taken out of the frame was strong (0/255, frame size; see
+        vision.glare.lit), which does not decide a near tie (see _verdict)."""
+        return self._identify_all(frame, to_image, [(center_mm, angle_deg, key)], lit)[0]
 
     def identify_many(self, frame: np.ndarray, to_image: np.ndarray,
-                      cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]]) -> list[Match]:
+                      cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]],
+                      lit: np.ndarray | None = None) -> list[Match]:
         """identify() of many cells of one frame, each given as (center_mm, angle_deg, key): the
         same Match for each as identify() gives it alone, in less time (the cells of a size
         class are correlated with its templates a few at a time: see _correlate_many)."""
-        return self._identify_all(frame, to_image, cells)
+        return self._identify_all(frame, to_image, cells, lit)
 
     def _identify_all(self, frame: np.ndarray, to_image: np.ndarray,
-                      cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]]) -> list[Match]:
+                      cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]],
+                      lit: np.ndarray | None) -> list[Match]:
         classes = [self.classes[key] for _, _, key in cells]
         crops = [extract(frame, to_image, c, a, key) for c, a, key in cells]
+        # (the light's mask cut as the crop is; None for a crop it does not reach)
+        lits = [None if lit is None else extract_mask(lit, to_image, c, a, key) for c, a, key in cells]
         out: list[Match | None] = [None] * len(cells)
         by_class: dict[tuple[float, float], list[int]] = {}
         for n, sc in enumerate(classes):
             by_class.setdefault(sc.key, []).append(n)
         for group in by_class.values():
             found = self._match_crops(classes[group[0]], [crops[n][0] for n in group], [crops[n][1] for n in group],
-                                      [cells[n][1] for n in group], [cells[n][0] for n in group])
+                                      [cells[n][1] for n in group], [cells[n][0] for n in group],
+                                      [lits[n] for n in group])
             for n, m in zip(group, found, strict=True):
                 out[n] = m
         return [m for m in out if m is not None]
@@ -559,9 +566,11 @@ class CardIndex:
         return self._match_crops(sc, [crop], [crop_to_mm], [angle_deg], [center_mm])[0]
 
     def _match_crops(self, sc: SizeClass, crops: Sequence[np.ndarray], crop_to_mm: Sequence[np.ndarray | None],
-                     angle_deg: Sequence[float], center_mm: Sequence[Sequence[float]]) -> list[Match]:
+                     angle_deg: Sequence[float], center_mm: Sequence[Sequence[float]],
+                     lits: Sequence[np.ndarray | None] | None = None) -> list[Match]:
         """match_crop of several crops of one size class: each crop's shortlist and verdict are its
-        own, its correlations are worked out with the other crops' (_correlate_many)."""
+        own, its correlations are worked out with the other crops' (_correlate_many). `lits`: each
+        crop's strongly lit pixels (see identify), or None."""
         h, w = fine_shape(sc.key)
         for crop in crops:
             if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 \
@@ -601,12 +610,15 @@ class CardIndex:
             if not (sn[0][0] >= CLEAR_SCORE and (not rest or sn[0][0] - rest[0][0] >= CLEAR_MARGIN)):
                 unclear.append(n)
         correlate(unclear, [ranked[n][2:] for n in unclear])
-        return [self._verdict(sc, crops[n], scored[n], crop_to_mm[n], angle_deg[n], center_mm[n])
+        return [self._verdict(sc, crops[n], scored[n], crop_to_mm[n], angle_deg[n], center_mm[n],
+                              None if lits is None else lits[n])
                 for n in range(len(crops))]
 
     def _verdict(self, sc: SizeClass, crop: np.ndarray, scored: list[tuple[float, int, Any]],
-                 crop_to_mm: np.ndarray | None, angle_deg: float, center_mm: Sequence[float]) -> Match:
-        """The Match of a crop from its correlations with the shortlisted entries, best first."""
+                 crop_to_mm: np.ndarray | None, angle_deg: float, center_mm: Sequence[float],
+                 lit: np.ndarray | None = None) -> Match:
+        """The Match of a crop from its correlations with the shortlisted entries, best first;
+        `lit` (bool, the crop's size): its pixels under a lamp's strong light."""
         h, w = fine_shape(sc.key)
         tpl = sc.templates()
         score, e, loc = scored[0]
@@ -626,8 +638,14 @@ class CardIndex:
             centre = (float(c[0]), float(c[1]))
         if score >= ACCEPT and margin < max(needed, 0.02) and rival[2] >= 0:
             # Too close to call on the whole face: compare only where the two designs differ
-            # (a bonus symbol, a number), which decides it when the picture is clear enough.
-            verdict = where_they_differ(crop, loc, sc.fine[e], sc.fine[rival[2]])
+            # (a bonus symbol, a number), which decides it when the picture is clear enough; not
+            # under a lamp's strong light (see vision.glare.lit), whose misfit is enough to
+            # favour either design there
+            seen = None if lit is None else ~lit[loc[1]:loc[1] + h, loc[0]:loc[0] + w]
+            if seen is not None and seen.all():
+                seen = None
+            verdict = 1.0 if seen is not None and not seen.any() else \
+                where_they_differ(crop, loc, sc.fine[e], sc.fine[rival[2]], seen)
             if verdict < DIFFER_RATIO:
                 margin = max(needed, 0.02)
             elif verdict > 1 / DIFFER_RATIO:
@@ -651,6 +669,30 @@ def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
     """The upright crop of a card (fine size plus SLACK px each side) straight from the camera
     frame, and the affine map crop px -> table mm. Working from the frame rather than from a
     rectified table image keeps all the resolution the camera has."""
+    crop_to_mm, (cw, ch) = _crop_to_mm(center_mm, angle_deg, key)
+    # render at twice the size and shrink with area averaging: the camera sees a card at roughly
+    # 1.5-2 px per mm, more than the template, and plain sampling would alias fine print
+    up2 = np.diag([0.5, 0.5, 1.0])
+    m = to_image @ crop_to_mm @ up2
+    big = cv2.warpPerspective(frame, m, (cw * 2, ch * 2), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    crop = cv2.resize(big, (cw, ch), interpolation=cv2.INTER_AREA)
+    return _prep(crop), crop_to_mm[:2]
+
+
+def extract_mask(mask: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], angle_deg: float,
+                 key: tuple[float, float]) -> np.ndarray | None:
+    """A 0/255 mask of the frame cut as ``extract`` cuts the card's crop, as booleans (nearest
+    px); None when it holds nothing there."""
+    crop_to_mm, (cw, ch) = _crop_to_mm(center_mm, angle_deg, key)
+    out = cv2.warpPerspective(mask, to_image @ crop_to_mm, (cw, ch), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    return out if out.any() else None
+
+
+def _crop_to_mm(center_mm: Sequence[float], angle_deg: float,
+                key: tuple[float, float]) -> tuple[np.ndarray, tuple[int, int]]:
+    """The map crop px -> table mm (3 x 3) of a card's crop (see extract), and the crop's size."""
     h, w = fine_shape(key)
     mm_per_px = key[1] / h
     a = np.deg2rad(angle_deg)
@@ -660,14 +702,7 @@ def extract(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
     ch, cw = h + 2 * SLACK, w + 2 * SLACK
     origin = np.asarray(center_mm, np.float64) - right * (cw / 2) - down * (ch / 2)
     crop_to_mm = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
-    # render at twice the size and shrink with area averaging: the camera sees a card at roughly
-    # 1.5-2 px per mm, more than the template, and plain sampling would alias fine print
-    up2 = np.diag([0.5, 0.5, 1.0])
-    m = to_image @ crop_to_mm @ up2
-    big = cv2.warpPerspective(frame, m, (cw * 2, ch * 2), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
-    crop = cv2.resize(big, (cw, ch), interpolation=cv2.INTER_AREA)
-    return _prep(crop), crop_to_mm[:2]
+    return crop_to_mm, (cw, ch)
 
 
 def normalised(img: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:

@@ -793,6 +793,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # comparison is made without the spot's light (see detect.foreground)
     spots = glare.find(frame)
     white = glare.clipped(frame, spots)
+    lit = glare.lit(frame, spots)
     unlit = glare.remove(frame, spots)
     det = detect.find(frame, cal, index.size_keys, unlit=unlit, white=white)
     frame = unlit
@@ -812,10 +813,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
 
     def first_look(cells: Sequence[detect.Candidate]) -> list[Match]:
         """Each cell's reading as placed (read together: each as alone, in less time)."""
-        return index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in cells])
+        return index.identify_many(frame, cal.homography, [(c.center_mm, c.angle_deg, c.size_key) for c in cells], lit)
 
     def look(c: detect.Candidate, reading: Match | None = None) -> tuple[detect.Candidate, Match]:
-        raw = reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key)
+        raw = reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key, lit)
         m = tell_apart(raw)
         # (a reading made sure only by the look-alike check keeps the recogniser's own score,
         # which the rules of a region count by: it is read again as an unsure one is, and a
@@ -825,7 +826,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if reread and c.unsnapped is not None:
             # moved onto the wrong edges (a road's, a frame's): the outline's own guess may be it
             # (a road tile once read as another tile at 0.66 half a road off its place)
-            first = tell_apart(index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key))
+            first = tell_apart(index.identify(frame, cal.homography, c.unsnapped.center_mm, c.angle_deg, c.size_key,
+                                              lit))
             if first.score > m.score:
                 c, m = c.unsnapped, first
         if TURN_TRIES and (reread or m.status != "sure" or m.score < WEAK_SURE) and m.score >= TURN_FROM:
@@ -833,7 +835,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # a car at its edge): the card's print then fits poorly all over (a tile 7 degrees off
             # read 0.49, 0.78 square to it); read it turned either way too
             turned = [dataclasses.replace(c, angle_deg=c.angle_deg + t, unsnapped=None) for t in TURN_TRIES]
-            again = index.identify_many(frame, cal.homography, [(t.center_mm, t.angle_deg, t.size_key) for t in turned])
+            again = index.identify_many(frame, cal.homography, [(t.center_mm, t.angle_deg, t.size_key) for t in turned],
+                                        lit)
             k = max(range(len(again)), key=lambda n: again[n].score)
             if again[k].status == "sure" and again[k].score > m.score:
                 if id(c) in gridded:
