@@ -101,9 +101,6 @@ PERIODIC_BRIGHT = 1.15  # periods this much brighter than the typical one are a 
 PERIODIC_LIT = 8  # ... as is where a lamp's spot taken out (vision.glare) changed the grey this much
 PERIODIC_FLECK_MM2 = 600.0  # flecks adding up to less, with all else within PERIODIC_NEAR_MM, are left out
 PERIODIC_NEAR_MM = 8.0
-LIGHT_SIGMA = 4.0  # blocks: how wide a patterned cloth's light is taken around each place ...
-LIGHT_HUE = 0.04  # ... over the blocks of its typical tint, within this (see _cloth_light) ...
-LIGHT_LEAST = 0.1  # ... where they weigh this much at least
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
@@ -525,6 +522,15 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
         bg_blocks = np.where(wn > 0.25, near, far)
     r = max(1, round(1.5 * px_per_mm))
     if thresh > TEXTURED:
+        # A patterned cloth (checks, print) varies more than any single colour model allows;
+        # describe it instead as the set of colours found all over the table.
+        # (lit evenly: see _pattern_mask; the cloth's light around each place is a wide mean of
+        # its blocks, as a median flips between the two tones of a check)
+        mask, graded = _pattern_mask(lab, px_per_mm, blocks, cv2.GaussianBlur(blocks[:, :, 0], (0, 0), 4.0))
+        # A check cloth: a card's pale or green parts share its colours, so the colours alone keep
+        # only fragments of cards (a home base green on a green check was not found at all).
+        # Its lattice repeats the cloth exactly, so what matches too few of the places one and two
+        # periods away is not cloth, whatever its colour (see _periodic_mask).
         # (with a lamp's spots taken out: the light a spot adds is no lattice's; where it drove
         # the check to white, nothing is left to compare, and what lies there is the colours' to find)
         shine = None
@@ -535,20 +541,7 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
             seen = cv2.cvtColor(seen, cv2.COLOR_BGR2LAB).astype(np.float32)
         else:
             seen = small
-        lat = _cloth_lattice(seen, px_per_mm / 2)
-        # A patterned cloth (checks, print) varies more than any single colour model allows;
-        # describe it instead as the set of colours found all over the table, lit evenly (see
-        # _pattern_mask). The cloth's light around each place: on a check, a wide mean of its
-        # blocks (a median flips between its two tones); on a print with no lattice (dots,
-        # flowers), the same over the blocks of its own tint (see _cloth_light).
-        light = cv2.GaussianBlur(blocks[:, :, 0], (0, 0), LIGHT_SIGMA) if len(lat) == 2 else _cloth_light(blocks)
-        mask, graded = _pattern_mask(lab, px_per_mm, blocks, light)
-        # A check cloth: a card's pale or green parts share its colours, so the colours alone keep
-        # only fragments of cards (a home base green on a green check was not found at all).
-        # Its lattice repeats the cloth exactly, so what matches too few of the places one and two
-        # periods away is not cloth, whatever its colour (see _periodic_mask).
-        off = None if len(lat) < 2 else _periodic_mask(seen, px_per_mm / 2, lat,
-                                                          cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST))
+        off = _periodic_mask(seen, px_per_mm / 2, cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST))
         if off is not None:
             if shine is not None:
                 off[shine > PERIODIC_LIT] = 0
@@ -694,32 +687,6 @@ def _lit_evenly(lab: np.ndarray, light: np.ndarray) -> None:
     lab[:, :, 1:] = 128.0 + (lab[:, :, 1:] - 128.0) * gain[:, :, None]
 
 
-def _cloth_light(blocks: np.ndarray) -> np.ndarray:
-    """A printed cloth's lightness around each of its blocks (Lab, 25 mm), where the print has no
-    lattice (dots, flowers): a wide mean of the blocks whose tint - chroma over lightness, which a
-    lamp's light or a shadow leaves as it is - is the cloth's typical one (within LIGHT_HUE of the
-    median, or the tints' own spread where they spread more, as with dots of many colours). A
-    dark arm or a row of cards counted in the mean pulled the light round them down (bench seed
-    9, proxy Big Sur 12: 150-160 beside a brown forearm where the cloth is 200), and the cloth
-    there, compared as if evenly lit, came out brighter than any of its colours and was taken,
-    with the arm, for one region over the cards beside it. Where too few blocks have the
-    tint, the mean of them all. Not on a check (photo-like Highwayman 61: a yellow check's two tones
-    under strong shadows: the shadows' rims were taken for things there), whose light stays the
-    mean of every block."""
-    ell = np.maximum(blocks[:, :, 0], 1.0)
-    tint_a, tint_b = (blocks[:, :, 1] - 128.0) / ell, (blocks[:, :, 2] - 128.0) / ell
-    apart = np.hypot(tint_a - np.median(tint_a), tint_b - np.median(tint_b))
-    med = float(np.median(apart))
-    tol = max(LIGHT_HUE, med + 3.0 * 1.4826 * float(np.median(np.abs(apart - med))))
-    every = cv2.GaussianBlur(blocks[:, :, 0], (0, 0), LIGHT_SIGMA)
-    # (a block brighter than the light around it counts whatever its tint: a lamp's pool is light,
-    # and its white has no tint)
-    wts = ((apart <= tol) | (blocks[:, :, 0] >= every)).astype(np.float32)
-    num, den = cv2.GaussianBlur(blocks[:, :, 0] * wts, (0, 0), LIGHT_SIGMA), cv2.GaussianBlur(wts, (0, 0), LIGHT_SIGMA)
-    light: np.ndarray = np.where(den > LIGHT_LEAST, num / np.maximum(den, 1e-4), every)
-    return light
-
-
 def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = None,
                   light: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Foreground on a patterned cloth: colours far from every colour that is spread all over
@@ -836,24 +803,14 @@ def _lattice(lab: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
     return out
 
 
-def _cloth_lattice(lab: np.ndarray, px_per_mm: float) -> list[np.ndarray]:
-    """The lattice (two shifts, px at the scale of `lab`) of a cloth printed with one, a check;
-    fewer than two shifts for any other."""
-    h, w = lab.shape[:2]
-    # (looked for at half this scale, a quarter of the cost, to a fraction of a px)
-    quarter = cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    return [2.0 * d for d in _lattice(quarter, PERIODIC_MM[0] * px_per_mm / 2, PERIODIC_MM[1] * px_per_mm / 2)]
-
-
-def _periodic_mask(lab: np.ndarray, px_per_mm: float, lat: Sequence[np.ndarray] | None = None,
-                   beside: np.ndarray | None = None) -> np.ndarray | None:
+def _periodic_mask(lab: np.ndarray, px_per_mm: float, beside: np.ndarray | None = None) -> np.ndarray | None:
     """Foreground on a cloth printed with a lattice (checks): places that match too few of their
-    lattice neighbours (within a small window), as 0/255 at the size of `lab`. `lat`: the cloth's
-    lattice (see _cloth_lattice; looked for when not given). `beside`: what else is known to lie
-    on the cloth (0/255, the same size). None when the cloth has no lattice."""
+    lattice neighbours (within a small window), as 0/255 at the size of `lab`. `beside`: what
+    else is known to lie on the cloth (0/255, the same size). None when the cloth has no lattice."""
     h, w = lab.shape[:2]
-    if lat is None:
-        lat = _cloth_lattice(lab, px_per_mm)
+    # the lattice is looked for at half this scale (a quarter of the cost), to a fraction of a px
+    quarter = cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    lat = [2.0 * d for d in _lattice(quarter, PERIODIC_MM[0] * px_per_mm / 2, PERIODIC_MM[1] * px_per_mm / 2)]
     if len(lat) < 2:
         return None
     # As if lit evenly, lightness and chroma scaled alike (a shadow's edge, a lamp's pool): the
