@@ -997,11 +997,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if no_card and _grown_from_cloth(det, det.regions[region], game):
             cloth.append(det.regions[region])  # the cloth's pattern, and no card of the pack
             continue
-        # ... as is one of several places none of which reads as a card at all clearly (none
-        # sure, none at ACCEPT): bench seed 9, photo-like Big Sur 35, a phone 150 mm long cut into
-        # six landmark-sized places, three of them listed to check as landmarks at 0.52-0.56
-        if not no_card and len(found) > 1 and all(m.status != "sure" and m.score < ACCEPT for _, m in found):
-            no_card = True
         if no_card and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),
             # not a row of unknown cards.
