@@ -964,6 +964,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             past_arm.setdefault(c.region, []).append((c, m))
 
     edge_to_edge: list[Item] = []  # cards that count for lying edge to edge with counted ones
+    reach = None if det.arm is None else det.arm.astype(np.uint8) * 255  # (where an arm reaches)
     cloth: list[detect.Region] = []  # grown places read as no card: the cloth's own (see _grown_from_cloth)
     for region, found in by_region.items():
         if det.regions[region].loose:
@@ -997,11 +998,20 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if no_card and _grown_from_cloth(det, det.regions[region], game):
             cloth.append(det.regions[region])  # the cloth's pattern, and no card of the pack
             continue
+        r = det.regions[region]
+        whole = Unknown(r.center_mm, r.size_mm, "not a card of this pack", _x_angle(r.angle_deg))
+        # So is a region of several places none of which reads as a card at all clearly (none
+        # sure, none at ACCEPT; see below): bench seed 9, photo-like Big Sur 35, a phone 150 mm long cut into
+        # six landmark-sized places, three of them listed to check as landmarks at 0.52-0.56. Not
+        # where an arm reaches into the region: its places are left to the arm's rules below, each
+        # shown as the arm where mostly its colour (as one place, too little of it may be)
+        if not no_card and len(found) > 1 and all(m.status != "sure" and m.score < ACCEPT for _, m in found) \
+                and (reach is None or glare.share_of(reach, whole.corners_mm() * det.px_per_mm) == 0.0):
+            no_card = True
         if no_card and len(found) > 1:
             # A region none of whose cells is a pack card is one object (a phone, a foreign deck),
             # not a row of unknown cards.
-            r = det.regions[region]
-            obs.unknowns.append(Unknown(r.center_mm, r.size_mm, "not a card of this pack", _x_angle(r.angle_deg)))
+            obs.unknowns.append(whole)
             continue
         sure = sum(m.status == "sure" for _, m in found)
         # A big region where almost nothing is a pack card is a shadow, a hand or a cloth
@@ -1099,7 +1109,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             white is None or glare.share_of(white, cal.to_image(it.corners_mm)) <= CLIPPED_SHARE)]
         obs.items = [it for it in obs.items if not any(it is f for f in flat)]
         obs.unsure += flat
-    if det.arm is not None:
+    if reach is not None:
         # a card listed to check whose place is mostly the arm (its colour, joined to the table's
         # edge through it: not a cork coaster of its colour lying apart) is the arm: an arm cut into
         # card places reads as faces of its colour (twice the same byway card at 0.83 along one
@@ -1108,7 +1118,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # there unless read clearly (CONFIRMED): a bare forearm between two rows read as a smooth
         # photo-like face at 0.81 in a region an arm joined (bench seed 9, photo-like Big Sur
         # scene 266), a forearm at the table's edge as a monster card at 0.89 (Monster Highway 147)
-        reach = det.arm.astype(np.uint8) * 255
         # (a counted one from a little less of it: see hand.COUNTED_ON_ARM)
         on_arm = {id(it) for it in obs.unsure
                   if glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED}

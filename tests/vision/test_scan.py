@@ -254,6 +254,21 @@ def test_a_phone_beside_the_board_is_never_a_card():
     check_against_truth(obs, truth, recall=0.0)
 
 
+def test_a_phone_cut_into_places_none_read_clearly_is_one_unknown_thing():
+    """Bench seed 9, photo-like Big Sur 35: a phone 150 mm long on a wooden table cut into six
+    landmark-sized places, none read sure, three listed to check as landmarks at 0.52-0.56 and
+    three shown unknown. A region of places none of which reads a card at ACCEPT or better is
+    one thing that is no card of the pack: one unknown place over the phone, no guess listed."""
+    pack, frame, truth = bench_scene("bigsur", 35, photo=True, seed=9)
+    (phone,) = [d for d in truth.distractors if d.kind == "phone"]
+    obs = scan(frame, "bigsur", pack=pack)
+    assert not [u for u in obs.unsure if near(u.center_mm, phone.center_mm, 80)]
+    assert [u for u in obs.unknowns if near(u.center_mm, phone.center_mm, 80)] == \
+        [u for u in obs.unknowns if near(u.center_mm, phone.center_mm, 15)]
+    assert len([u for u in obs.unknowns if near(u.center_mm, phone.center_mm, 80)]) == 1
+    check_against_truth(obs, truth, recall=1.0)
+
+
 def test_a_row_joined_to_a_glare_spot_is_cut_square_to_its_cards():
     """A row of four cards joined to a glare spot has no straight outline to speak of, and its
     minimum-area rectangle is turned 26 degrees: cells square to that cut every card (none of the
