@@ -21,11 +21,12 @@ $COMPANION_CACHE/vision-index keyed by the hash of the pack's contents.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -546,8 +547,10 @@ class CardIndex:
                       lit: np.ndarray | None) -> list[Match]:
         classes = [self.classes[key] for _, _, key in cells]
         crops = [extract(frame, to_image, c, a, key) for c, a, key in cells]
-        # (the light's mask cut as the crop is; None for a crop it does not reach)
-        lits = [None if lit is None else extract_mask(lit, to_image, c, a, key) for c, a, key in cells]
+        # (the light's mask cut as the crop is, only for a crop whose reading is a near tie: see
+        # _verdict; None for a crop it does not reach)
+        lits = None if lit is None else [functools.partial(extract_mask, lit, to_image, c, a, key)
+                                         for c, a, key in cells]
         out: list[Match | None] = [None] * len(cells)
         by_class: dict[tuple[float, float], list[int]] = {}
         for n, sc in enumerate(classes):
@@ -555,7 +558,7 @@ class CardIndex:
         for group in by_class.values():
             found = self._match_crops(classes[group[0]], [crops[n][0] for n in group], [crops[n][1] for n in group],
                                       [cells[n][1] for n in group], [cells[n][0] for n in group],
-                                      [lits[n] for n in group])
+                                      None if lits is None else [lits[n] for n in group])
             for n, m in zip(group, found, strict=True):
                 out[n] = m
         return [m for m in out if m is not None]
@@ -567,10 +570,10 @@ class CardIndex:
 
     def _match_crops(self, sc: SizeClass, crops: Sequence[np.ndarray], crop_to_mm: Sequence[np.ndarray | None],
                      angle_deg: Sequence[float], center_mm: Sequence[Sequence[float]],
-                     lits: Sequence[np.ndarray | None] | None = None) -> list[Match]:
+                     lits: Sequence[Callable[[], np.ndarray | None]] | None = None) -> list[Match]:
         """match_crop of several crops of one size class: each crop's shortlist and verdict are its
         own, its correlations are worked out with the other crops' (_correlate_many). `lits`: each
-        crop's strongly lit pixels (see identify), or None."""
+        crop's strongly lit pixels (see identify), cut when asked for, or None."""
         h, w = fine_shape(sc.key)
         for crop in crops:
             if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 \
@@ -616,9 +619,9 @@ class CardIndex:
 
     def _verdict(self, sc: SizeClass, crop: np.ndarray, scored: list[tuple[float, int, Any]],
                  crop_to_mm: np.ndarray | None, angle_deg: float, center_mm: Sequence[float],
-                 lit: np.ndarray | None = None) -> Match:
+                 lit: Callable[[], np.ndarray | None] | None = None) -> Match:
         """The Match of a crop from its correlations with the shortlisted entries, best first;
-        `lit` (bool, the crop's size): its pixels under a lamp's strong light."""
+        `lit` gives (bool, the crop's size, or None) its pixels under a lamp's strong light."""
         h, w = fine_shape(sc.key)
         tpl = sc.templates()
         score, e, loc = scored[0]
@@ -641,7 +644,8 @@ class CardIndex:
             # (a bonus symbol, a number), which decides it when the picture is clear enough; not
             # under a lamp's strong light (see vision.glare.lit), whose misfit is enough to
             # favour either design there
-            seen = None if lit is None else ~lit[loc[1]:loc[1] + h, loc[0]:loc[0] + w]
+            strong = None if lit is None else lit()
+            seen = None if strong is None else ~strong[loc[1]:loc[1] + h, loc[0]:loc[0] + w]
             if seen is not None and seen.all():
                 seen = None
             verdict = 1.0 if seen is not None and not seen.any() else \
