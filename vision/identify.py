@@ -698,15 +698,20 @@ def _crop_to_mm(center_mm: Sequence[float], angle_deg: float,
                 key: tuple[float, float]) -> tuple[np.ndarray, tuple[int, int]]:
     """The map crop px -> table mm (3 x 3) of a card's crop (see extract), and the crop's size."""
     h, w = fine_shape(key)
-    mm_per_px = key[1] / h
+    ch, cw = h + 2 * SLACK, w + 2 * SLACK
+    return upright_crop_map(center_mm, angle_deg, key[1] / h, (cw, ch)), (cw, ch)
+
+
+def upright_crop_map(center_mm: Sequence[float], angle_deg: float, mm_per_px: float,
+                     size_px: tuple[int, int]) -> np.ndarray:
+    """The map crop px -> table mm (3 x 3) of an upright crop ``size_px`` (width, height) centred on
+    ``center_mm``: crop x runs along the card's right, crop y down the card, both turned by
+    ``angle_deg`` (the card's long axis, clockwise from table "up")."""
     a = np.deg2rad(angle_deg)
-    # crop x runs along the card's right, crop y down the card; both turned by angle (clockwise)
     right = np.array([np.cos(a), np.sin(a)]) * mm_per_px
     down = np.array([-np.sin(a), np.cos(a)]) * mm_per_px
-    ch, cw = h + 2 * SLACK, w + 2 * SLACK
-    origin = np.asarray(center_mm, np.float64) - right * (cw / 2) - down * (ch / 2)
-    crop_to_mm = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
-    return crop_to_mm, (cw, ch)
+    origin = np.asarray(center_mm, np.float64) - right * (size_px[0] / 2) - down * (size_px[1] / 2)
+    return np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
 
 
 def normalised(img: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:

@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.identify import normalised, upright
+from vision.identify import normalised, upright, upright_crop_map
 from vision.pack import read_face
 
 PX_PER_MM = 2.5
@@ -85,12 +85,7 @@ def crop(frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float], an
     h, w = _upright_shape(size_mm)
     s = round(SLACK_MM * PX_PER_MM)
     ch, cw = h + 2 * s, w + 2 * s
-    a = np.deg2rad(angle_deg)
-    right = np.array([np.cos(a), np.sin(a)]) / PX_PER_MM
-    down = np.array([-np.sin(a), np.cos(a)]) / PX_PER_MM
-    origin = np.asarray(center_mm, np.float64) - right * (cw / 2) - down * (ch / 2)
-    crop_to_mm = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
-    m = np.asarray(to_image, np.float64) @ crop_to_mm
+    m = np.asarray(to_image, np.float64) @ upright_crop_map(center_mm, angle_deg, 1 / PX_PER_MM, (cw, ch))
     out = cv2.warpPerspective(frame, m, (cw, ch), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
     return _lab(out)
