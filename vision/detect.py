@@ -102,6 +102,15 @@ PERIODIC_LIT = 8  # ... as is where a lamp's spot taken out (vision.glare) chang
 PERIODIC_FLECK_MM2 = 600.0  # flecks adding up to less, with all else within PERIODIC_NEAR_MM, are left out
 PERIODIC_NEAR_MM = 8.0
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
+# A card on a patterned cloth whose colours are the cloth's (a blue ocean card on a teal cloth
+# dotted with that blue) leaves only strips of its print in the mask, and no place is cut there
+# (bench seed 9, Big Sur proxy 393). Its outline is still there: what a closed outline encloses
+# (see outlined), the size of one card and mostly outside the mask, is followed as a fragment
+# grown into a card is (see _completed): a split the recogniser must confirm.
+OUTLINE_BLUR_MM = 1.0
+OUTLINE_CANNY = (20, 60)
+OUTLINE_OPEN_MM = 5.0
+OUTLINE_NEW = 0.5  # ... at most this share of it already in the mask
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 TRIM_SHARE = 0.25  # a region's frame is also tried without ends this thinly covered (see _trim)
@@ -154,6 +163,9 @@ class Region:
     # no card is read there, it may be a fleck of a textured cloth grown into its pattern (see
     # vision.scan._grown_from_cloth)
     grown: bool = False
+    # ... and of those, found by its outline alone (see outlined): a place of the cloth's own
+    # flecks where no card is read, whatever stands on it
+    outline: bool = False
 
 
 @dataclass
@@ -476,6 +488,13 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     taken out (vision.glare). The cloth is modelled from ``top`` as it is; on a plain cloth each
     pixel of ``unlit`` is then compared with that model, so the lit cloth round a spot is cloth
     (a patterned cloth is read from ``top``: see docs/benchmarks.md, twenty-first pass)."""
+    mask, strength, _ = _foreground(top, marker_mm, px_per_mm, max_hole_mm2, unlit)
+    return mask, strength
+
+
+def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm2: float,
+                unlit: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, bool]:
+    """foreground, and whether the cloth is patterned (read as the set of its colours)."""
     h, w = top.shape[:2]
     lab8: np.ndarray = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
@@ -584,7 +603,23 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     rad = round(marker_mm * 1.05 * px_per_mm)
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
-    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength
+    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, thresh > TEXTURED
+
+
+def outlined(top: np.ndarray, px_per_mm: float = DETECT_PX_PER_MM) -> np.ndarray:
+    """A 0/255 mask of everything a closed outline encloses in the view (edges in any of the Lab
+    planes, gaps of a px bridged): on a patterned cloth, a card whose colours are the cloth's
+    still has a card's outline, which the cloth's flecks (rounds) do not."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), OUTLINE_BLUR_MM * px_per_mm), cv2.COLOR_BGR2LAB)
+    edge = np.zeros(top.shape[:2], np.uint8)
+    for plane in cv2.split(lab):
+        edge |= cv2.Canny(plane, OUTLINE_CANNY[0], OUTLINE_CANNY[1])
+    edge = cv2.morphologyEx(edge, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    outer, _ = cv2.findContours(edge, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edge)
+    cv2.drawContours(filled, outer, -1, 255, -1)
+    # (an open outline's edge alone, and thin spurs, go)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OUTLINE_OPEN_MM, px_per_mm))
 
 
 def _sharp_dark(small: np.ndarray, bg: np.ndarray, mask: np.ndarray, thresh: float,
@@ -1328,8 +1363,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     unlit_top = None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm)
     edges = edge_maps(top)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask, strength = foreground(top, calibration.table.marker_mm, px_per_mm, max_hole_mm2=0.5 * smallest / px_per_mm**2,
-                                unlit=unlit_top)
+    mask, strength, patterned = _foreground(top, calibration.table.marker_mm, px_per_mm, 0.5 * smallest / px_per_mm**2,
+                                            unlit_top)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE)
@@ -1391,9 +1426,10 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     # itself stays, so what lies under the arm is still reported), and one that fits no card is
     # no unknown of its own.
     beside_arm: set[int] = set()
+    an = 0
     if armless is not None:
         joined = set(np.unique(labels[(armless == 0) & (mask > 0)]).tolist()) - {0}
-        _, alabels, astats, _ = _components(armless)
+        an, alabels, astats, _ = _components(armless)
         for k in (np.flatnonzero(astats[1:, 4] >= 0.5 * smallest) + 1).tolist():
             x, y, w, h, area = (int(v) for v in astats[k])
             comp = (alabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
@@ -1404,6 +1440,22 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     fitted: dict[int, Any] = {}  # the fits already tried of a piece's label
     longest = max((k[1] for k in size_keys), default=88.0) * px_per_mm
     largest = max((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
+    by_outline: set[int] = set()  # labels of work found by their outline alone (see outlined)
+    if patterned:
+        # a card of the cloth's colours, by its outline (see OUTLINE_NEW)
+        on, olabels, ostats, _ = _components(outlined(top, px_per_mm))
+        for k in range(1, on):
+            x, y, w, h, area = (int(v) for v in ostats[k])
+            if not 0.5 * smallest <= area < 1.3 * largest:
+                continue
+            comp = (olabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
+            if cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w])) > OUTLINE_NEW * area:
+                continue
+            lab = n + bn + n + an + k
+            work.append((comp, x, y, area, lab))
+            completed.add(lab)
+            hulls.add(lab)
+            by_outline.add(lab)
     for lab in range(1, n):
         if lab in consumed:
             continue
@@ -1490,7 +1542,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             if tried:
                 comps[lab] = (comp, x, y)
                 regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
-                                                   loose=True, grown=True)
+                                                   loose=True, grown=True, outline=lab in by_outline)
                 candidates += tried[0]
                 alternatives[lab] = tried[1:]
             continue
@@ -1517,7 +1569,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             continue
         regions[lab] = dataclasses.replace(_region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm),
                                            faint=faint, weak=fits[0][0].score < 0 or hulled,
-                                           grown=lab in completed)
+                                           grown=lab in completed, outline=lab in by_outline)
         comps[lab] = (comp, x, y)
         distinct: list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]] = []
         for g, fr in fits:  # both frames often give the same split: try each split once

@@ -273,8 +273,9 @@ def _grown_from_cloth(det: detect.Detection, region: detect.Region, game: str) -
     pack, what grew was the cloth's own pattern, not an object to report. (An arm's place is
     reported, with the advice to lift it; the Monster Highway layout finds the Monster as such a
     place with a piece on it. Elsewhere a piece there is no reason: a textured cloth's flecks are
-    found as pieces too.)"""
-    if not region.grown or (game == "monsterhighway" and any(
+    found as pieces too; and a place found by its outline alone is the cloth's flecks, with
+    pieces or without: see detect.outlined.)"""
+    if not region.grown or (game == "monsterhighway" and not region.outline and any(
             np.hypot(p.center_mm[0] - region.center_mm[0], p.center_mm[1] - region.center_mm[1])
             < 0.5 * max(region.size_mm) for p in det.pieces)):
         return False

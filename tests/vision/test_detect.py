@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import ARUCO_DICTIONARY, calibrate, marker_table_corners
-from vision.detect import LIGHTNESS, _completed, _distance, _flush_cells, find
+from vision.detect import LIGHTNESS, _completed, _distance, _flush_cells, find, outlined
 from vision.observation import TableSpec
 
 TEX = 2  # px per mm of the flat table picture the camera view is warped from
@@ -466,3 +466,21 @@ def test_the_cloth_distance_forgives_a_shadow_and_leaves_the_planes_it_is_given_
     assert forgiving[0].tolist() == pytest.approx([0.0, LIGHTNESS**0.5 * 90.0, 22.0])
     assert _distance(lab, bg, forgive=False)[0].tolist() == pytest.approx([LIGHTNESS**0.5 * 45.0, LIGHTNESS**0.5 * 90.0, 22.0])
     assert all(np.array_equal(a, b) for a, b in zip(lab + bg, before, strict=True))
+
+
+def test_what_a_cards_outline_encloses_is_found_where_its_colours_are_the_cloths():
+    """A card whose body is the blue of a teal cloth's dots, its edge a thin pale frame: what the
+    outline encloses is the card's whole place, and each dot only its own small round."""
+    top = np.full((300, 400, 3), (190, 200, 110), np.uint8)
+    blue = (130, 50, 20)
+    for c in ((40, 40), (350, 60), (60, 250), (330, 250), (200, 270)):
+        cv2.circle(top, c, 9, blue, -1)
+    cv2.rectangle(top, (150, 100), (150 + 62, 100 + 87), (235, 235, 235), 2)
+    cv2.rectangle(top, (153, 103), (150 + 59, 100 + 84), blue, -1)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(outlined(top, 1.0))
+    areas = sorted(int(a) for a in stats[1:, 4])
+    (card,) = [k for k in range(1, n) if stats[k, 4] > 1000]
+    # (the edge round it adds a px or two each side)
+    assert 63 * 88 <= int(stats[card, 4]) < 1.15 * 63 * 88, areas
+    assert (labels[110:180, 160:205] == card).all()
+    assert all(a < 400 for a in areas[:-1]), areas

@@ -878,6 +878,35 @@ def test_a_home_base_on_strongly_grained_wood_is_completed():
     check_against_truth(obs, truth, recall=0.85)
 
 
+def test_a_card_of_the_dotted_cloths_colours_is_found_by_its_outline():
+    """Bench seed 9, proxy Big Sur 393: bs-10 lies alone, whole and in plain view on a teal cloth
+    dotted with the blue of its ocean art. The patterned cloth's colour mask kept three strips of
+    its print, none enough to be completed into a card, and no place was cut there: the card was
+    not found at all. What its outline encloses is followed as a grown fragment is, and it is
+    counted; the rounds of the cloth's dots, the size of a landmark where a few touch, are no card
+    and no "?"."""
+    pack, frame, truth = bench_scene("bigsur", 393, seed=9)
+    (card,) = [t for t in truth.items if t.id == "bs-10"]
+    obs = scan(frame, "bigsur", pack=pack)
+    assert [it.id for it in obs.items if near(it.center_mm, card.center_mm, 10)] == ["bs-10"]
+    for dots in ((124, 540), (920, 559)):
+        assert not any(near(u.center_mm, dots, 30) for u in obs.unknowns + obs.unsure), dots
+    check_against_truth(obs, truth, recall=0.0)
+
+
+def test_the_outline_of_dots_a_piece_stands_on_is_no_place_to_report():
+    """Bench seed 9, proxy Monster Highway 46: clusters of the cloth's dots, each enclosed by its
+    outline and the size of a tile, read as no card. On a Monster Highway board a grown place
+    with a piece on it is kept (the Monster stands so); a place found by its outline alone is the
+    cloth's dots, and a dot is a piece too: no "?" there (one was shown 21 mm from the second
+    before outlines were followed, and stays)."""
+    pack, frame, truth = bench_scene("monsterhighway", 46, seed=9)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert not any(near(u.center_mm, (685, 265), 30) for u in obs.unknowns)
+    assert len([u for u in obs.unknowns if near(u.center_mm, (780, 380), 40)]) == 1, obs.unknowns
+    check_against_truth(obs, truth)
+
+
 def test_a_fleck_of_a_cloth_grown_into_its_pattern_is_not_reported():
     """Flecks of a textured cloth that the fragment rule (detect._completed) grew into card-sized
     places where no card lies (proxy Big Sur 24 of bench seed 1: at about (798, 384) and (949, 646)
