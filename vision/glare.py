@@ -210,18 +210,41 @@ def _windows(frame: np.ndarray, spots: list[Spot]) -> Iterator[tuple[Spot, slice
         yield sp, slice(y0, y1), slice(x0, x1), light
 
 
+@dataclass(frozen=True)
+class TakenOut:
+    """A frame with its spots' light taken out, and what that leaves to know (see take_out)."""
+
+    unlit: np.ndarray  # the frame less the spots' light (see remove)
+    white: np.ndarray | None  # where it drove the camera to white (see clipped)
+    lit: np.ndarray | None  # where it was strong (see lit)
+
+
+def take_out(frame: np.ndarray, spots: list[Spot]) -> TakenOut:
+    """remove, clipped and lit at once: each spot's light is worked out once for the three."""
+    if not spots:
+        return TakenOut(frame, None, None)
+    out = frame.copy()
+    white = np.zeros(frame.shape[:2], np.uint8)
+    strong = np.zeros(frame.shape[:2], np.uint8)
+    for sp, rows, cols, light in _windows(frame, spots):
+        seen = frame[rows, cols]
+        there = white[rows, cols]
+        cv2.bitwise_or(there, cv2.bitwise_and(cv2.inRange(seen, (SATURATED,) * 3, (255,) * 3),
+                                              (light >= np.float32(0.2 * sp.height)).astype(np.uint8) * 255), dst=there)
+        there = strong[rows, cols]
+        cv2.bitwise_or(there, (light >= np.float32(LIT)).astype(np.uint8) * 255, dst=there)
+        part = out[rows, cols]
+        less = cv2.subtract(part, cv2.merge([np.rint(light).astype(np.uint8)] * 3))  # (saturating at 0)
+        cv2.copyTo(part, cv2.inRange(part, (SATURATED,) * 3, (255,) * 3), less)  # (white stays)
+        out[rows, cols] = less
+    return TakenOut(out, white, strong)
+
+
 def clipped(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
     """Where the spots' light drove the camera to white (every channel at SATURATED or more, where
     the light is at least a fifth of its spot's height), 0/255; None when there is no spot. What lay
     there is lost to any reading."""
-    if not spots:
-        return None
-    out = np.zeros(frame.shape[:2], np.uint8)
-    for sp, rows, cols, light in _windows(frame, spots):
-        lit = (light >= np.float32(0.2 * sp.height)).astype(np.uint8) * 255
-        there = out[rows, cols]
-        cv2.bitwise_or(there, cv2.bitwise_and(cv2.inRange(frame[rows, cols], (SATURATED,) * 3, (255,) * 3), lit), dst=there)
-    return out
+    return take_out(frame, spots).white
 
 
 def lit(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
@@ -229,13 +252,7 @@ def lit(frame: np.ndarray, spots: list[Spot]) -> np.ndarray | None:
     Bench seed 9, proxy Big Sur 323: two forest cards alike but for their frames' colours and a
     material chip were told apart by the frame's top corner, under 146 levels of a spot's light
     taken out again, and the wrong one counted."""
-    if not spots:
-        return None
-    out = np.zeros(frame.shape[:2], np.uint8)
-    for _, rows, cols, light in _windows(frame, spots):
-        there = out[rows, cols]
-        cv2.bitwise_or(there, (light >= np.float32(LIT)).astype(np.uint8) * 255, dst=there)
-    return out
+    return take_out(frame, spots).lit
 
 
 def share_of(mask: np.ndarray, corners_px: np.ndarray) -> float:
@@ -255,12 +272,4 @@ def share_of(mask: np.ndarray, corners_px: np.ndarray) -> float:
 def remove(frame: np.ndarray, spots: list[Spot]) -> np.ndarray:
     """The frame with the spots' light subtracted (a new array; the frame itself when there are
     none). Places driven to white keep their white (see ``clipped``)."""
-    if not spots:
-        return frame
-    out = frame.copy()
-    for _, rows, cols, light in _windows(frame, spots):
-        part = out[rows, cols]
-        less = cv2.subtract(part, cv2.merge([np.rint(light).astype(np.uint8)] * 3))  # (saturating at 0)
-        cv2.copyTo(part, cv2.inRange(part, (SATURATED,) * 3, (255,) * 3), less)  # (white stays)
-        out[rows, cols] = less
-    return out
+    return take_out(frame, spots).unlit

@@ -793,9 +793,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # which cost more cards and read a patterned cloth into cards); only a plain cloth's final
     # comparison is made without the spot's light (see detect.foreground)
     spots = glare.find(frame)
-    white = glare.clipped(frame, spots)
-    lit = glare.lit(frame, spots)
-    unlit = glare.remove(frame, spots)
+    taken = glare.take_out(frame, spots)
+    white, lit, unlit = taken.white, taken.lit, taken.unlit
     det = detect.find(frame, cal, index.size_keys, unlit=unlit, white=white)
     frame = unlit
     obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
