@@ -1618,6 +1618,14 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                                                    lab, px_per_mm, 2) if not any(_same_cells(c, r) for r in ranked)]
         if lab in beside_arm:
             beside += ranked[0]
+            # and its best split into each other size: where the arm cuts a row of Big Sur cards,
+            # what is left may fit a lattice of landmark tiles better (bench seed 9, proxy Big
+            # Sur 288). Read in this order, a place read sure first keeps its card (vision.scan)
+            sizes = {g.key for g, _ in distinct[:1]}
+            for g, fr in distinct[1:MAX_ALTERNATIVES]:
+                if g.key not in sizes:
+                    sizes.add(g.key)
+                    beside += _cells(g, fr, lab, px_per_mm)
             continue
         candidates += ranked[0]
         # (each split's: the recogniser may take another split than the first)
