@@ -111,14 +111,6 @@ OUTLINE_BLUR_MM = 1.0
 OUTLINE_CANNY = (20, 60)
 OUTLINE_OPEN_MM = 5.0
 OUTLINE_NEW = 0.5  # ... at most this share of it already in the mask
-# So is a row or grid of such cards edge to edge (bench seed 9, proxy Big Sur 296: a seat's row of
-# five whose text bands are a dotted cloth's cream), at most OUTLINE_MOST cards' area, as the
-# clean grid its outline is once the flecks that touch it are taken off (an opening of
-# OUTLINE_ROW_OPEN_MM), and only with OUTLINE_ROW_PRINT of it in the mask: the squares of a check
-# cloth enclose card-sized lattices too, with no print (photo-like Highwayman 9)
-OUTLINE_MOST = 12
-OUTLINE_ROW_OPEN_MM = 20.0
-OUTLINE_ROW_PRINT = 0.1
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 TRIM_SHARE = 0.25  # a region's frame is also tried without ends this thinly covered (see _trim)
@@ -1025,17 +1017,6 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarr
     return int(n), labels, stats, centroids
 
 
-def _largest_part(mask: np.ndarray) -> tuple[np.ndarray, int, int, int] | None:
-    """The largest component of a 0/255 mask, cut to its box: (0/255 part, x, y, area), or None
-    when the mask is empty."""
-    n, labels, stats, _ = _components(mask)
-    if n < 2:
-        return None
-    k = 1 + int(np.argmax(stats[1:, 4]))
-    x, y, w, h, area = (int(v) for v in stats[k])
-    return (labels[y:y + h, x:x + w] == k).astype(np.uint8) * 255, x, y, area
-
-
 def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
     """Cards whose middle looks like the cloth are still whole cards: fill enclosed holes smaller
     than a card (a card-sized hole is a gap in a grid of cards, and stays)."""
@@ -1465,27 +1446,11 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         on, olabels, ostats, _ = _components(outlined(top, px_per_mm))
         for k in range(1, on):
             x, y, w, h, area = (int(v) for v in ostats[k])
-            if not 0.5 * smallest <= area < OUTLINE_MOST * largest:
+            if not 0.5 * smallest <= area < 1.3 * largest:
                 continue
             comp = (olabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
-            inked = cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w]))
-            if inked > OUTLINE_NEW * area:
+            if cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w])) > OUTLINE_NEW * area:
                 continue
-            if area >= 1.3 * largest:
-                # a row or grid of such cards edge to edge, with the cloth's flecks that touch
-                # its outline taken off: only as the clean grid of cards it then is, and only with
-                # some print of its own in the mask (a check cloth's squares make lattices too)
-                if inked < OUTLINE_ROW_PRINT * area:
-                    continue
-                core = _largest_part(cv2.morphologyEx(comp, cv2.MORPH_OPEN, _disc(OUTLINE_ROW_OPEN_MM, px_per_mm)))
-                if core is None:
-                    continue
-                comp, cx, cy, area = core
-                x, y = x + cx, y + cy
-                grid = _fits(comp, x, y, size_keys, px_per_mm, edges)
-                if not grid[0] or grid[0][0][0].score < BRIDGE_SCORE:
-                    continue
-                fitted[n + bn + n + an + k] = grid  # (kept for the region below)
             lab = n + bn + n + an + k
             work.append((comp, x, y, area, lab))
             completed.add(lab)

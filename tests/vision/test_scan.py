@@ -908,31 +908,6 @@ def test_the_cards_beside_an_arm_are_read_in_each_size_their_part_splits_into():
     check_against_truth(obs, truth)
 
 
-def test_a_row_of_the_dotted_cloths_colours_is_found_by_its_outline():
-    """Bench seed 9, proxy Big Sur 296: a seat's row of five cards edge to edge, turned across the
-    table, on a cream cloth dotted with dark and coloured flecks. The cards' text bands are the
-    cloth's cream: the mask kept two strips of their print, each shown as something not of the
-    pack, and none of the five was found. Their outline encloses the whole row (with the flecks
-    that touch it, taken off): followed as the clean grid of cards it is, every card is read."""
-    pack, frame, truth = bench_scene("bigsur", 296, seed=9)
-    obs = scan(frame, "bigsur", pack=pack)
-    row = [t for t in truth.items if t.center_mm[0] < 120]
-    assert len(row) == 5
-    for t in row:
-        assert [it.id for it in obs.items if near(it.center_mm, t.center_mm, 10)] == [t.id], t
-    check_against_truth(obs, truth)
-
-
-def test_the_squares_of_a_check_cloth_are_no_row_of_cards():
-    """Bench seed 9, photo-like Highwayman 9: on a green and pink check cloth the outline of six of
-    its squares encloses a rectangle the size of a few cards, which splits cleanly into cards, but
-    holds no print of its own: it is the cloth, not a row to read, and no "?" is drawn there."""
-    pack, frame, truth = bench_scene("highwayman", 9, photo=True, seed=9)
-    obs = scan(frame, "highwayman", pack=pack)
-    assert not any(near(u.center_mm, (348, 122), 60) for u in obs.unknowns + obs.unsure), obs.unknowns
-    check_against_truth(obs, truth)
-
-
 def test_the_outline_of_dots_a_piece_stands_on_is_no_place_to_report():
     """Bench seed 9, proxy Monster Highway 46: clusters of the cloth's dots, each enclosed by its
     outline and the size of a tile, read as no card. On a Monster Highway board a grown place
