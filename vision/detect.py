@@ -111,6 +111,13 @@ OUTLINE_BLUR_MM = 1.0
 OUTLINE_CANNY = (20, 60)
 OUTLINE_OPEN_MM = 5.0
 OUTLINE_NEW = 0.5  # ... at most this share of it already in the mask
+# A region that no card fits, on any cloth, is traced by its outline (see _traced): what an
+# outline encloses a few cards' size is first opened by TRACE_OPEN_MM (the cloth's flecks that
+# touch it taken off)
+TRACE_OPEN_MM = 20.0
+TRACE_MM = 10.0
+TRACE_HOLDS = 0.8
+TRACE_MOST = 1.6
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 TRIM_SHARE = 0.25  # a region's frame is also tried without ends this thinly covered (see _trim)
@@ -1017,6 +1024,51 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarr
     return int(n), labels, stats, centroids
 
 
+def _traced(top: np.ndarray, comp: np.ndarray, x: int, y: int, area: int, largest: float,
+            px_per_mm: float) -> tuple[np.ndarray, int, int, int] | None:
+    """What the outline round a region encloses (see outlined), looked for in the region's box
+    grown by TRACE_MM: the enclosed part that holds the most of the region, if it holds at least
+    TRACE_HOLDS of it and is at most TRACE_MOST times its area; opened by TRACE_OPEN_MM when
+    larger than a card, and then still holding TRACE_HOLDS of the region. As (0/255 part, x, y,
+    area), or None."""
+    h, w = comp.shape
+    pad = round(TRACE_MM * px_per_mm)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(top.shape[1], x + w + pad), min(top.shape[0], y + h + pad)
+    n, labels, stats, _ = _components(outlined(top[y0:y1, x0:x1], px_per_mm))
+    if n < 2:
+        return None
+    held = np.bincount(labels[y - y0:y - y0 + h, x - x0:x - x0 + w][comp > 0], minlength=n)
+    held[0] = 0
+    k = int(np.argmax(held))
+    if held[k] < TRACE_HOLDS * area or stats[k, 4] > TRACE_MOST * area:
+        return None
+    part = (labels == k).astype(np.uint8) * 255
+    if stats[k, 4] >= 1.3 * largest:
+        part = cv2.morphologyEx(part, cv2.MORPH_OPEN, _disc(TRACE_OPEN_MM, px_per_mm))
+    got = _largest_part(part)
+    if got is None:
+        return None
+    sub, sx, sy, sarea = got
+    # (what is left of it still holds the region: not one card of a few it joined)
+    kept = np.zeros_like(part)
+    kept[sy:sy + sub.shape[0], sx:sx + sub.shape[1]] = sub
+    if cv2.countNonZero(cv2.bitwise_and(kept[y - y0:y - y0 + h, x - x0:x - x0 + w], comp)) < TRACE_HOLDS * area:
+        return None
+    return sub, x0 + sx, y0 + sy, sarea
+
+
+def _largest_part(mask: np.ndarray) -> tuple[np.ndarray, int, int, int] | None:
+    """The largest component of a 0/255 mask, cut to its box: (0/255 part, x, y, area), or None
+    when the mask is empty."""
+    n, labels, stats, _ = _components(mask)
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, 4]))
+    x, y, w, h, area = (int(v) for v in stats[k])
+    return (labels[y:y + h, x:x + w] == k).astype(np.uint8) * 255, x, y, area
+
+
 def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
     """Cards whose middle looks like the cloth are still whole cards: fill enclosed holes smaller
     than a card (a card-sized hole is a gap in a grid of cards, and stays)."""
@@ -1532,6 +1584,19 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 if refit[0]:
                     fits, pts, (origin, u, v, l1, l2) = refit
                     comp, hulled = hull, True
+        if not fits and not faint and not round_ and lab not in completed and lab not in beside_arm \
+                and area >= 0.8 * smallest:
+            # a card or a row whose print is partly the cloth's colour leaves a ragged region that
+            # no card fits (bench seed 9, proxy Big Sur 245: three forest cards edge to edge on
+            # green felt, 92 x 193 mm): the outline round it may fit, a split the recogniser must
+            # confirm (see _traced)
+            traced = _traced(top, comp, x, y, area, largest, px_per_mm)
+            if traced is not None:
+                refit = _fits(traced[0], traced[1], traced[2], size_keys, px_per_mm, edges)
+                if refit[0] and refit[0][0][0].score >= BRIDGE_SCORE:
+                    comp, x, y, area = traced
+                    fits, pts, (origin, u, v, l1, l2) = refit
+                    hulled = True
         if not fits and lab in completed and not round_:  # (round: see below)
             # a fragment grown into something of a card's size that no card's outline fits (a
             # pile's top card, dark green on green felt, the cards under it showing at its sides):

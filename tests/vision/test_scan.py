@@ -894,6 +894,21 @@ def test_a_card_of_the_dotted_cloths_colours_is_found_by_its_outline():
     check_against_truth(obs, truth, recall=0.0)
 
 
+def test_a_ragged_region_no_card_fits_is_traced_by_its_outline():
+    """Bench seed 9, proxy Big Sur 245: a seat's column of three cards edge to edge on green felt,
+    two of them forest cards whose green is nearly the felt's. The mask left a ragged region of
+    92 x 193 mm that no card fits, shown as something not card-shaped, and none of the three was
+    found, in a clean, sharp frame. The outline round it encloses the three cards: split as the
+    recogniser must confirm, each is read."""
+    pack, frame, truth = bench_scene("bigsur", 245, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    for cid in ("bs-03", "bs-08", "bs-46"):
+        (t,) = [t for t in truth.items if t.id == cid]
+        assert [it.id for it in obs.items if near(it.center_mm, t.center_mm, 10)] == [cid], cid
+    assert not obs.unknowns, obs.unknowns
+    check_against_truth(obs, truth)
+
+
 def test_the_cards_beside_an_arm_are_read_in_each_size_their_part_splits_into():
     """Bench seed 9, proxy Big Sur 288: a forearm crosses the left card of a seat's row (turned to
     face its seat across the table) and joins it to the row below. The part of the row the arm
