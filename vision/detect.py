@@ -1652,10 +1652,10 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             # what is left may fit a lattice of landmark tiles better (bench seed 9, proxy Big
             # Sur 288). Read in this order, a place read sure first keeps its card (vision.scan)
             sizes = {g.key for g, _ in distinct[:1]}
-            for g, fr in distinct[1:MAX_ALTERNATIVES]:
+            for (g, _), split in zip(distinct[1:MAX_ALTERNATIVES], ranked[1:], strict=False):
                 if g.key not in sizes:
                     sizes.add(g.key)
-                    beside += _cells(g, fr, lab, px_per_mm)
+                    beside += split
             continue
         candidates += ranked[0]
         # (each split's: the recogniser may take another split than the first)
