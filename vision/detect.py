@@ -111,6 +111,17 @@ OUTLINE_BLUR_MM = 1.0
 OUTLINE_CANNY = (20, 60)
 OUTLINE_OPEN_MM = 5.0
 OUTLINE_NEW = 0.5  # ... at most this share of it already in the mask
+# So is a row or grid of such cards edge to edge (bench seed 9, proxy Big Sur 296: a seat's row of
+# five whose text bands are a dotted cloth's cream), at most OUTLINE_MOST cards' area, as the
+# clean grid its outline is once the flecks that touch it are taken off (an opening of
+# OUTLINE_ROW_OPEN_MM), and only with OUTLINE_ROW_PRINT of it in the mask: the squares of a check
+# cloth enclose card-sized lattices too, with no print (photo-like Highwayman 9). Not where most
+# of that print is cards the mask holds whole (OUTLINE_ROW_WHOLE): a strongly grained wood's lines
+# joined three loose cards 180 mm apart into one outline that a row of seven fitted
+OUTLINE_MOST = 12
+OUTLINE_ROW_OPEN_MM = 20.0
+OUTLINE_ROW_PRINT = 0.1
+OUTLINE_ROW_WHOLE = 0.5
 # A region that no card fits, on any cloth, is traced by its outline (see _traced): what an
 # outline encloses a few cards' size is first opened by TRACE_OPEN_MM (the cloth's flecks that
 # touch it taken off)
@@ -1069,6 +1080,28 @@ def _largest_part(mask: np.ndarray) -> tuple[np.ndarray, int, int, int] | None:
     return (labels[y:y + h, x:x + w] == k).astype(np.uint8) * 255, x, y, area
 
 
+def _whole_cards(labels: np.ndarray, inside: np.ndarray, x: int, y: int, stats: np.ndarray,
+                 size_keys: Sequence[tuple[float, float]], px_per_mm: float) -> int:
+    """How many px of the mask's components (`labels`, with their `stats`) inside `inside` (0/255,
+    a box at x, y) belong to components that are one whole card each, mostly inside it: the size
+    of a card of the pack (within SIZE_SLACK) and filling their least rectangle."""
+    h, w = inside.shape
+    held = np.bincount(labels[y:y + h, x:x + w][inside > 0].ravel(), minlength=len(stats))
+    whole = 0
+    for lab in (np.flatnonzero(held[1:]) + 1).tolist():
+        bx, by, bw, bh, area = (int(v) for v in stats[lab])
+        if held[lab] < 0.5 * area:
+            continue
+        ys, xs = np.nonzero(labels[by:by + bh, bx:bx + bw] == lab)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        short, long_ = sorted((rw / px_per_mm, rh / px_per_mm))
+        if area < 0.85 * rw * rh:
+            continue
+        if any(abs(short - a) <= SIZE_SLACK * a and abs(long_ - b) <= SIZE_SLACK * b for a, b in size_keys):
+            whole += int(held[lab])
+    return whole
+
+
 def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
     """Cards whose middle looks like the cloth are still whole cards: fill enclosed holes smaller
     than a card (a card-sized hole is a gap in a grid of cards, and stays)."""
@@ -1498,11 +1531,29 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         on, olabels, ostats, _ = _components(outlined(top, px_per_mm))
         for k in range(1, on):
             x, y, w, h, area = (int(v) for v in ostats[k])
-            if not 0.5 * smallest <= area < 1.3 * largest:
+            if not 0.5 * smallest <= area < OUTLINE_MOST * largest:
                 continue
             comp = (olabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
-            if cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w])) > OUTLINE_NEW * area:
+            inked = cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w]))
+            if inked > OUTLINE_NEW * area:
                 continue
+            if area >= 1.3 * largest:
+                # a row or grid of such cards edge to edge, with the cloth's flecks that touch
+                # its outline taken off: only as the clean grid of cards it then is, only with
+                # some print of its own in the mask (a check cloth's squares make lattices too),
+                # and not where that print is mostly cards the mask holds whole
+                if inked < OUTLINE_ROW_PRINT * area or \
+                        _whole_cards(labels, comp, x, y, stats, size_keys, px_per_mm) > OUTLINE_ROW_WHOLE * inked:
+                    continue
+                core = _largest_part(cv2.morphologyEx(comp, cv2.MORPH_OPEN, _disc(OUTLINE_ROW_OPEN_MM, px_per_mm)))
+                if core is None:
+                    continue
+                comp, cx, cy, area = core
+                x, y = x + cx, y + cy
+                grid = _fits(comp, x, y, size_keys, px_per_mm, edges)
+                if not grid[0] or grid[0][0][0].score < BRIDGE_SCORE:
+                    continue
+                fitted[n + bn + n + an + k] = grid  # (kept for the region below)
             lab = n + bn + n + an + k
             work.append((comp, x, y, area, lab))
             completed.add(lab)

@@ -894,6 +894,21 @@ def test_a_card_of_the_dotted_cloths_colours_is_found_by_its_outline():
     check_against_truth(obs, truth, recall=0.0)
 
 
+def test_a_row_of_the_dotted_cloths_colours_is_found_by_its_outline():
+    """Bench seed 9, proxy Big Sur 296: a seat's row of five cards edge to edge, turned across the
+    table, on a cream cloth dotted with dark and coloured flecks. The cards' text bands are the
+    cloth's cream: the mask kept two strips of their print, each shown as something not of the
+    pack, and none of the five was found. Their outline encloses the whole row (with the flecks
+    that touch it, taken off): followed as the clean grid of cards it is, every card is read."""
+    pack, frame, truth = bench_scene("bigsur", 296, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    row = [t for t in truth.items if t.center_mm[0] < 120]
+    assert len(row) == 5
+    for t in row:
+        assert [it.id for it in obs.items if near(it.center_mm, t.center_mm, 10)] == [t.id], t
+    check_against_truth(obs, truth)
+
+
 def test_a_ragged_region_no_card_fits_is_traced_by_its_outline():
     """Bench seed 9, proxy Big Sur 245: a seat's column of three cards edge to edge on green felt,
     two of them forest cards whose green is nearly the felt's. The mask left a ragged region of
