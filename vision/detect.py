@@ -101,6 +101,15 @@ PERIODIC_BRIGHT = 1.15  # periods this much brighter than the typical one are a 
 PERIODIC_LIT = 8  # ... as is where a lamp's spot taken out (vision.glare) changed the grey this much
 PERIODIC_FLECK_MM2 = 600.0  # flecks adding up to less, with all else within PERIODIC_NEAR_MM, are left out
 PERIODIC_NEAR_MM = 8.0
+# On a check, what lies there is also found by its edges the lattice does not explain (see
+# _off_lattice): an edge px is the check's when one like it (in direction, within
+# LATTICE_SLACK_MM) lies one step of the lattice across it; the rest is closed over
+# LATTICE_PRINT_MM and holes up to LATTICE_HOLE_MM2 filled
+LATTICE_SLACK_MM = 1.0
+LATTICE_PRINT_MM = 9.0
+LATTICE_HOLE_MM2 = 5000.0
+LATTICE_SEEN = 0.1  # ... kept where the colours or the lattice's colour matches hold this share of it
+LATTICE_HELD = 0.7  # ... and less than this
 TEXTURED = 22.0  # a cloth threshold above this means a patterned cloth (see _pattern_mask)
 # A card on a patterned cloth whose colours are the cloth's (a blue ocean card on a teal cloth
 # dotted with that blue) leaves only strips of its print in the mask, and no place is cut there
@@ -506,14 +515,16 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     taken out (vision.glare). The cloth is modelled from ``top`` as it is; on a plain cloth each
     pixel of ``unlit`` is then compared with that model, so the lit cloth round a spot is cloth
     (a patterned cloth is read from ``top``: see docs/benchmarks.md, twenty-first pass)."""
-    mask, strength, _ = _foreground(top, marker_mm, px_per_mm, max_hole_mm2, unlit)
+    mask, strength, _, _ = _foreground(top, marker_mm, px_per_mm, max_hole_mm2, unlit)
     return mask, strength
 
 
 def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm2: float,
-                unlit: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, bool]:
-    """foreground, and whether the cloth is patterned (read as the set of its colours)."""
+                unlit: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, bool, OutlineEdges | None]:
+    """foreground, whether the cloth is patterned (read as the set of its colours), and the
+    view's outline edges when they were found (on a check: see _off_lattice)."""
     h, w = top.shape[:2]
+    edges: OutlineEdges | None = None
     lab8: np.ndarray = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
     b = max(4, round(BLOCK_MM * px_per_mm))
@@ -578,11 +589,31 @@ def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm
             seen = cv2.cvtColor(seen, cv2.COLOR_BGR2LAB).astype(np.float32)
         else:
             seen = small
-        off = _periodic_mask(seen, px_per_mm / 2, cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST))
+        lat = _cloth_lattice(seen, px_per_mm / 2)
+        off = _periodic_mask(seen, px_per_mm / 2, cv2.resize(mask, (sw, sh), interpolation=cv2.INTER_NEAREST), lat)
         if off is not None:
             if shine is not None:
                 off[shine > PERIODIC_LIT] = 0
             mask = cv2.max(mask, cv2.resize(off, (w, h), interpolation=cv2.INTER_NEAREST))
+            # and by the edges the lattice does not explain (not where a lamp's spot was taken
+            # out, as above)
+            edges = _outline_edges(top, px_per_mm)
+            printed = _off_lattice(top, [2.0 * d for d in lat], px_per_mm, edges)
+            if shine is not None:
+                printed[cv2.resize(shine, (w, h), interpolation=cv2.INTER_NEAREST) > PERIODIC_LIT] = 0
+            # only what the colours or the lattice's colour matches saw some of (near the view's
+            # edges the lens bends the check off its lattice: its stripes' sides are left there)
+            # but not most of (there the mask's own shape stands: the edges found about the same
+            # card with its shadow's side, a shape no card fitted), and no flecks (a speck on a
+            # coaster's rim made two coasters a place for tiles)
+            pn, plabels, pstats, _ = _components(printed)
+            if pn > 1:
+                seen_px = np.bincount(plabels[(mask > 0) & (plabels > 0)], minlength=pn)
+                area = pstats[:, cv2.CC_STAT_AREA]
+                kept = (seen_px >= LATTICE_SEEN * area) & (seen_px < LATTICE_HELD * area) \
+                    & (area >= PERIODIC_FLECK_MM2 * px_per_mm**2)
+                kept[0] = False
+                mask = cv2.max(mask, kept[plabels].view(np.uint8) * np.uint8(255))
         # what the mask holds counts as one strength, above FAINT and PIECE_STRENGTH alike; what
         # it leaves keeps how far it is from the cloth's colours (under the threshold), so a
         # fragment of a card can be followed into the rest of it (see _completed): part of a home
@@ -621,17 +652,27 @@ def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm
     rad = round(marker_mm * 1.05 * px_per_mm)
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
-    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, thresh > TEXTURED
+    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, thresh > TEXTURED, edges
 
 
-def outlined(top: np.ndarray, px_per_mm: float = DETECT_PX_PER_MM) -> np.ndarray:
+OutlineEdges = tuple[Sequence[np.ndarray], np.ndarray]
+
+
+def _outline_edges(top: np.ndarray, px_per_mm: float) -> OutlineEdges:
+    """The view's Lab planes blurred by OUTLINE_BLUR_MM, and its edges in any of them (0/255)."""
+    planes = cv2.split(cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), OUTLINE_BLUR_MM * px_per_mm), cv2.COLOR_BGR2LAB))
+    edge = np.zeros(top.shape[:2], np.uint8)
+    for plane in planes:
+        cv2.bitwise_or(edge, cv2.Canny(plane, OUTLINE_CANNY[0], OUTLINE_CANNY[1]), dst=edge)
+    return planes, edge
+
+
+def outlined(top: np.ndarray, px_per_mm: float = DETECT_PX_PER_MM, edges: OutlineEdges | None = None) -> np.ndarray:
     """A 0/255 mask of everything a closed outline encloses in the view (edges in any of the Lab
     planes, gaps of a px bridged): on a patterned cloth, a card whose colours are the cloth's
-    still has a card's outline, which the cloth's flecks (rounds) do not."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), OUTLINE_BLUR_MM * px_per_mm), cv2.COLOR_BGR2LAB)
-    edge = np.zeros(top.shape[:2], np.uint8)
-    for plane in cv2.split(lab):
-        edge |= cv2.Canny(plane, OUTLINE_CANNY[0], OUTLINE_CANNY[1])
+    still has a card's outline, which the cloth's flecks (rounds) do not. `edges`: the view's
+    (_outline_edges), when already found."""
+    _, edge = edges if edges is not None else _outline_edges(top, px_per_mm)
     edge = cv2.morphologyEx(edge, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     outer, _ = cv2.findContours(edge, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(edge)
@@ -856,14 +897,24 @@ def _lattice(lab: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
     return out
 
 
-def _periodic_mask(lab: np.ndarray, px_per_mm: float, beside: np.ndarray | None = None) -> np.ndarray | None:
-    """Foreground on a cloth printed with a lattice (checks): places that match too few of their
-    lattice neighbours (within a small window), as 0/255 at the size of `lab`. `beside`: what
-    else is known to lie on the cloth (0/255, the same size). None when the cloth has no lattice."""
+def _cloth_lattice(lab: np.ndarray, px_per_mm: float) -> list[np.ndarray]:
+    """The cloth's lattice (see _lattice) in px of `lab` (Lab, float): two steps, or fewer when
+    the cloth has none."""
     h, w = lab.shape[:2]
     # the lattice is looked for at half this scale (a quarter of the cost), to a fraction of a px
     quarter = cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    lat = [2.0 * d for d in _lattice(quarter, PERIODIC_MM[0] * px_per_mm / 2, PERIODIC_MM[1] * px_per_mm / 2)]
+    return [2.0 * d for d in _lattice(quarter, PERIODIC_MM[0] * px_per_mm / 2, PERIODIC_MM[1] * px_per_mm / 2)]
+
+
+def _periodic_mask(lab: np.ndarray, px_per_mm: float, beside: np.ndarray | None = None,
+                   lat: list[np.ndarray] | None = None) -> np.ndarray | None:
+    """Foreground on a cloth printed with a lattice (checks): places that match too few of their
+    lattice neighbours (within a small window), as 0/255 at the size of `lab`. `beside`: what
+    else is known to lie on the cloth (0/255, the same size); `lat`: the cloth's lattice, when
+    already found (see _cloth_lattice). None when the cloth has no lattice."""
+    h, w = lab.shape[:2]
+    if lat is None:
+        lat = _cloth_lattice(lab, px_per_mm)
     if len(lat) < 2:
         return None
     # As if lit evenly, lightness and chroma scaled alike (a shadow's edge, a lamp's pool): the
@@ -958,6 +1009,55 @@ def _periodic_mask(lab: np.ndarray, px_per_mm: float, beside: np.ndarray | None 
     keep[0] = False
     fg[~keep[groups]] = 0
     return fg
+
+
+def _off_lattice(top: np.ndarray, lat: Sequence[np.ndarray], px_per_mm: float,
+                 edges: OutlineEdges | None = None) -> np.ndarray:
+    """What lies on a check cloth, by its outlines and print: the view's edges (as `outlined`
+    finds them) less those the cloth's lattice explains, closed over LATTICE_PRINT_MM, holes up to
+    a card filled, opened by OUTLINE_OPEN_MM; 0/255 at the size of `top`. A check's edges are its
+    stripes' sides, each repeated one step of the lattice across itself; a card's sides and print
+    are not (a row of cards matches itself one step along, and its pale parts a check's pale
+    squares: the colours and the lattice's colour matches alone kept only strips of a row whose
+    text bands were the check's cream; bench seed 9, proxy Big Sur 297). `lat`: the lattice's two
+    steps in px of `top`; `edges`: the view's (_outline_edges), when already found."""
+    planes, edge = edges if edges is not None else _outline_edges(top, px_per_mm)
+    # each edge px's direction across it, from the plane whose gradient is strongest there, in
+    # four bins of 45 degrees (worked out at the edge px only)
+    ys, xs = np.nonzero(edge)
+    gx = np.stack([cv2.Sobel(plane, cv2.CV_32F, 1, 0)[ys, xs] for plane in planes])
+    gy = np.stack([cv2.Sobel(plane, cv2.CV_32F, 0, 1)[ys, xs] for plane in planes])
+    strongest = np.argmax(gx * gx + gy * gy, axis=0)[None]
+    gx, gy = np.take_along_axis(gx, strongest, 0)[0], np.take_along_axis(gy, strongest, 0)[0]
+    bins = (((np.degrees(np.arctan2(gy, gx)) % 180.0) + 22.5) // 45).astype(np.int32) % 4
+    h, w = edge.shape
+    r = max(1, round(LATTICE_SLACK_MM * px_per_mm))
+    near = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+    explained = np.zeros_like(edge)
+    for b in range(4):
+        at_b = bins == b
+        if not at_b.any():
+            continue
+        these = np.zeros_like(edge)
+        these[ys[at_b], xs[at_b]] = 255
+        spread = cv2.dilate(these, near)
+        across = np.array([np.cos(np.radians(45 * b)), np.sin(np.radians(45 * b))])
+        for d in lat:
+            # (only steps across the edge: along it, any straight side, a card's too, meets itself)
+            if abs(float(np.dot(d, across))) < 0.5 * float(np.hypot(*d)):
+                continue
+            for sgn in (1, -1):
+                dx, dy = round(float(sgn * d[0])), round(float(sgn * d[1]))
+                y0, y1, x0, x1 = max(0, -dy), min(h, h - dy), max(0, -dx), min(w, w - dx)
+                if y1 <= y0 or x1 <= x0:
+                    continue
+                at, there = (slice(y0, y1), slice(x0, x1)), (slice(y0 + dy, y1 + dy), slice(x0 + dx, x1 + dx))
+                cv2.bitwise_or(explained[at], cv2.bitwise_and(these[at], spread[there]), dst=explained[at])
+    left = cv2.subtract(edge, explained)
+    k = max(3, 2 * round(LATTICE_PRINT_MM * px_per_mm / 2) + 1)
+    dense = cv2.morphologyEx(left, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    dense = _fill_holes(dense, LATTICE_HOLE_MM2 * px_per_mm**2)
+    return cv2.morphologyEx(dense, cv2.MORPH_OPEN, _disc(OUTLINE_OPEN_MM, px_per_mm))
 
 
 def _distance(lab: Sequence[np.ndarray], bg: Sequence[np.ndarray], forgive: bool = True) -> np.ndarray:
@@ -1448,8 +1548,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     unlit_top = None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm)
     edges = edge_maps(top)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask, strength, patterned = _foreground(top, calibration.table.marker_mm, px_per_mm, 0.5 * smallest / px_per_mm**2,
-                                            unlit_top)
+    mask, strength, patterned, outline_edges = _foreground(top, calibration.table.marker_mm, px_per_mm,
+                                                           0.5 * smallest / px_per_mm**2, unlit_top)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE)
@@ -1528,7 +1628,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     by_outline: set[int] = set()  # labels of work found by their outline alone (see outlined)
     if patterned:
         # a card of the cloth's colours, by its outline (see OUTLINE_NEW)
-        on, olabels, ostats, _ = _components(outlined(top, px_per_mm))
+        on, olabels, ostats, _ = _components(outlined(top, px_per_mm, outline_edges))
         for k in range(1, on):
             x, y, w, h, area = (int(v) for v in ostats[k])
             if not 0.5 * smallest <= area < OUTLINE_MOST * largest:

@@ -116,3 +116,55 @@ def test_the_foreground_of_a_check_cloth_holds_a_card_of_its_colours():
     away[285:403, 405:498] = False
     away[135:253, 135:228] = False
     assert (mask[away] > 0).mean() < 0.002
+
+
+def printed_row(img, x, y, n, colour, ink=(40, 40, 40)):
+    """n cards of 63 x 88 px edge to edge from (x, y), each of one colour with a thin frame line
+    inside its edge, a text band with a few lines of text and an icon (the print a card's face
+    has)."""
+    out = img.copy()
+    for k in range(n):
+        x0 = x + k * 64
+        out[y:y + 88, x0:x0 + 63] = colour
+        cv2.rectangle(out, (x0 + 3, y + 3), (x0 + 59, y + 84), ink, 1)
+        cv2.rectangle(out, (x0 + 6, y + 44), (x0 + 56, y + 80), ink, 1)
+        for line in range(3):
+            cv2.line(out, (x0 + 10, y + 58 + 8 * line), (x0 + 40 + 3 * line, y + 58 + 8 * line), ink, 1)
+        cv2.circle(out, (x0 + 31, y + 22), 9, ink, 1)
+    return out
+
+
+@pytest.mark.parametrize("turn", [0.0, 20.0])
+def test_a_row_in_the_checks_pale_colour_is_found_by_the_edges_the_lattice_does_not_explain(turn):
+    """A row of three cards edge to edge, each the cream of the check's pale squares, printed
+    with a frame, text and an icon (bench seed 9, proxy Big Sur 297: the colours kept only strips
+    of such a row, and the lattice's colour matches none, as each card matches the next one a
+    period along). Their sides and print repeat nowhere one step of the lattice across them, the
+    check's stripes do: the row is found nearly whole, and nothing of the cloth, also on a check
+    laid askew."""
+    cream, red = (200, 225, 235), (60, 60, 190)
+    cloth = check_cloth(1000, 700, 24, cream, red, turn)
+    img = printed_row(cloth, 400, 300, 3, cream)
+    lab = cv2.cvtColor(cv2.resize(cv2.GaussianBlur(img, (0, 0), 1.5), (500, 350), interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2LAB).astype(np.float32)
+    lat = detect._cloth_lattice(lab, 0.5)
+    assert len(lat) == 2
+    found = detect._off_lattice(img, [2.0 * d for d in lat], 1.0)
+    row = found[300:388, 400:591] > 0
+    assert row.mean() > 0.85, row.mean()
+    away = np.ones(found.shape, bool)
+    away[290:398, 390:601] = False
+    assert (found[away] > 0).mean() < 0.002, (found[away] > 0).mean()
+
+
+def test_the_check_alone_has_no_edges_the_lattice_does_not_explain():
+    """A bare check, evenly lit and with the light falling off by a third across it: its every
+    edge is a stripe's side, one step of the lattice from the next."""
+    cloth = check_cloth(1000, 700, 30, GREEN, GREY).astype(np.float32)
+    cloth *= np.linspace(1.0, 0.67, 1000, dtype=np.float32)[None, :, None]
+    img = np.clip(cloth, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(cv2.resize(cv2.GaussianBlur(img, (0, 0), 1.5), (500, 350), interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2LAB).astype(np.float32)
+    lat = detect._cloth_lattice(lab, 0.5)
+    assert len(lat) == 2
+    assert cv2.countNonZero(detect._off_lattice(img, [2.0 * d for d in lat], 1.0)) == 0

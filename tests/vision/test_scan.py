@@ -894,6 +894,22 @@ def test_a_card_of_the_dotted_cloths_colours_is_found_by_its_outline():
     check_against_truth(obs, truth, recall=0.0)
 
 
+def test_rows_on_a_check_are_found_by_the_edges_its_lattice_does_not_explain():
+    """Bench seed 9, proxy Big Sur 297: a row of three cards and three landmark tiles on a lime,
+    grey and purple check. The cards' text bands and the tiles' pale faces are near the check's
+    lime squares in colour, and each card matched the next one a period of the check along: the
+    mask kept only the row's art and specks of the tiles, shown as unknowns, and none of the six
+    was found. The check's edges are all its stripes' sides, each one step of its lattice from the
+    next; the cards' sides and print are not: with those edges the six are found and read."""
+    pack, frame, truth = bench_scene("bigsur", 297, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    middle = [t for t in truth.items if 380 < t.center_mm[0] < 620 and 280 < t.center_mm[1] < 450]
+    assert len(middle) == 6
+    for t in middle:
+        assert [it.id for it in obs.items if near(it.center_mm, t.center_mm, 10)] == [t.id], t
+    check_against_truth(obs, truth)
+
+
 def test_a_row_of_the_dotted_cloths_colours_is_found_by_its_outline():
     """Bench seed 9, proxy Big Sur 296: a seat's row of five cards edge to edge, turned across the
     table, on a cream cloth dotted with dark and coloured flecks. The cards' text bands are the
