@@ -131,6 +131,7 @@ OUTLINE_MOST = 12
 OUTLINE_ROW_OPEN_MM = 20.0
 OUTLINE_ROW_PRINT = 0.1
 OUTLINE_ROW_WHOLE = 0.5
+OutlineEdges = tuple[Sequence[np.ndarray], np.ndarray]  # a view's Lab planes and edges (see _outline_edges)
 # A region that no card fits, on any cloth, is traced by its outline (see _traced): what an
 # outline encloses a few cards' size is first opened by TRACE_OPEN_MM (the cloth's flecks that
 # touch it taken off)
@@ -653,9 +654,6 @@ def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
     return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, thresh > TEXTURED, edges
-
-
-OutlineEdges = tuple[Sequence[np.ndarray], np.ndarray]
 
 
 def _outline_edges(top: np.ndarray, px_per_mm: float) -> OutlineEdges:
