@@ -1191,7 +1191,7 @@ def _whole_cards(labels: np.ndarray, inside: np.ndarray, x: int, y: int, stats: 
         if held[lab] < 0.5 * area:
             continue
         ys, xs = np.nonzero(labels[by:by + bh, bx:bx + bw] == lab)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        *_, rw, rh = _rect_frame(np.column_stack([xs, ys]))
         short, long_ = sorted((rw / px_per_mm, rh / px_per_mm))
         if area < 0.85 * rw * rh:
             continue
