@@ -7,6 +7,7 @@ know about pixels or the camera.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,6 +104,50 @@ GLARE = "a lamp's glare: what lies here cannot be seen"
 ARM = "a hand or an arm: what lies under it cannot be seen"
 # the reasons that name what hides a place rather than a thing lying there: not counted unknown
 HIDING = (GLARE, ARM)
+# unknown places of one kind this near each other (mm) are one thing to the players: the scan leaves
+# gaps of up to about a centimetre between the places it cuts one region into
+TOUCH_MM = 12.0
+
+
+def _apart(a: np.ndarray, b: np.ndarray, gap: float) -> bool:
+    """Whether two convex outlines (k x 2 mm) lie more than ``gap`` apart along one of their
+    sides' normals (the separating-axis test, with a margin)."""
+    for poly in (a, b):
+        for p, q in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+            n = np.array([q[1] - p[1], p[0] - q[0]])
+            length = float(np.hypot(*n))
+            if length == 0.0:
+                continue
+            pa, pb = a @ n / length, b @ n / length
+            if pb.min() - pa.max() > gap or pa.min() - pb.max() > gap:
+                return True
+    return False
+
+
+def unknown_things(unknowns: Sequence[Unknown], touch_mm: float = TOUCH_MM) -> list[list[Unknown]]:
+    """The unknown places grouped into the things a player sees on the table: places of one kind
+    (a lamp's glare, an arm, anything else) that overlap or lie within ``touch_mm`` of each
+    other, in chains, are one thing. The scan cuts what it cannot read into card-sized places,
+    so a coaster or an arm over a board is a dozen of them; the players are shown, and told of,
+    one. Groups in the order of their first place, places in their given order."""
+    kinds = [u.reason if u.reason in HIDING else "" for u in unknowns]
+    corners = [u.corners_mm() for u in unknowns]
+    root = list(range(len(unknowns)))
+
+    def top(i: int) -> int:
+        while root[i] != i:
+            root[i] = root[root[i]]
+            i = root[i]
+        return i
+
+    for i in range(len(unknowns)):
+        for j in range(i + 1, len(unknowns)):
+            if kinds[i] == kinds[j] and top(i) != top(j) and not _apart(corners[i], corners[j], touch_mm):
+                root[max(top(i), top(j))] = min(top(i), top(j))
+    groups: dict[int, list[Unknown]] = {}
+    for i, u in enumerate(unknowns):
+        groups.setdefault(top(i), []).append(u)
+    return list(groups.values())
 
 
 @dataclass

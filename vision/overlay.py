@@ -4,7 +4,8 @@ Recognised cards get a green outline with their id and an arrow to their top edg
 recogniser is unsure of are outlined in amber; unknown things are boxed in a warning red with a
 question mark, so nobody mistakes them for cards that count (but for Monster Highway's Monster,
 boxed and named in purple where it hides a tile, and a lamp's glare, whose white hides whatever
-lies under it, boxed and named in blue).
+lies under it, boxed and named in blue). The scan cuts what it cannot read into card-sized
+places; the places of one thing (a coaster, an arm, a pool of glare) are outlined and named once.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.layout import is_monster
-from vision.observation import ARM, GLARE, HIDING, Item, Observation
+from vision.observation import ARM, GLARE, HIDING, TOUCH_MM, Item, Observation, Unknown, unknown_things
 
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
-ARM_LABEL_MM = 120.0  # an arm's places this near one already labelled "hand" are boxed, not labelled
 UNKNOWN = (40, 40, 230)
 MONSTER = (150, 50, 140)
 GLARE_COLOUR = (200, 120, 40)  # a mid blue: apart from the sure green, the unsure amber and the unknown red
@@ -74,6 +74,42 @@ def _outline(img: np.ndarray, cal: Calibration, item: Item, colour: tuple[int, i
            taken)
 
 
+def _outline_thing(img: np.ndarray, cal: Calibration, thing: Sequence[Unknown], colour: tuple[int, int, int],
+                   width: int) -> None:
+    """The outline of the places of one thing taken together: their boxes filled, the gaps of up
+    to TOUCH_MM between them closed, and the whole's outer edge drawn."""
+    boxes = [cal.to_image(u.corners_mm()) for u in thing]
+    if len(boxes) == 1:
+        cv2.polylines(img, [boxes[0].round().astype(np.int32)], True, colour, width, cv2.LINE_AA)
+        return
+    pts = np.concatenate(boxes)
+    pad = 4 + width
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + pad
+    mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillPoly(mask, [(b - np.array([x0, y0])).round().astype(np.int32) for b in boxes], 255)
+    # image px per mm about the thing, so that the gap closed is the one grouped in mm
+    c = np.asarray(thing[0].center_mm, np.float64)
+    q = cal.to_image(np.array([c, c + np.array([1.0, 0.0])]))
+    k = int(np.ceil(TOUCH_MM * float(np.hypot(*(q[1] - q[0]))))) | 1
+    mask = cv2.copyMakeBorder(mask, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))[k:-k, k:-k]
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    origin = np.array([x0, y0], np.int32)
+    cv2.polylines(img, [ct + origin for ct in contours], True, colour, width, cv2.LINE_AA)
+
+
+def _thing_label_at(cal: Calibration, thing: Sequence[Unknown]) -> np.ndarray:
+    """Where a thing's name goes (image px): the middle of its places when that lies on one of
+    them, else the centre of the place nearest that middle (an arm's bend, a ring of places)."""
+    centres = np.array([u.center_mm for u in thing], np.float64)
+    mid = centres.mean(axis=0)
+    on = any(cv2.pointPolygonTest(u.corners_mm().astype(np.float32), (float(mid[0]), float(mid[1])), False) >= 0
+             for u in thing)
+    at = mid if on else centres[int(np.argmin(np.hypot(*(centres - mid).T)))]
+    return cal.to_image(np.array([at]))[0]
+
+
 def caption(observation: Observation) -> str:
     """The overlay's summary line: the cards counted, unsure and unknown. The place the Monster
     hides is the Monster (and the places it may stand on, when several could be its own, are
@@ -83,8 +119,9 @@ def caption(observation: Observation) -> str:
     one_of = (observation.layout or {}).get("monster_one_of") or []
     glared = sum(u.reason == GLARE for u in observation.unknowns)
     armed = sum(u.reason == ARM for u in observation.unknowns)
-    unknown = sum(not is_monster(u, monster) and not any(is_monster(u, m) for m in one_of)
-                  and u.reason not in HIDING for u in observation.unknowns)
+    # things, not places: a coaster the scan cut into a dozen card-sized places is one
+    unknown = len(unknown_things([u for u in observation.unknowns if not is_monster(u, monster)
+                                  and not any(is_monster(u, m) for m in one_of) and u.reason not in HIDING]))
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")
@@ -122,21 +159,19 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
     monster = (observation.layout or {}).get("monster")
     # or the places it may stand on, when several could be its own
     one_of = (observation.layout or {}).get("monster_one_of") or []
-    named: list[tuple[float, float]] = []  # the arm's places labelled "hand" so far
-    for u in observation.unknowns:
-        box = cal.to_image(u.corners_mm())
-        # (what it is named, its colour, how big its name is drawn)
-        name, colour, size = ("Monster", MONSTER, 0.8) if is_monster(u, monster) else \
-            ("Monster?", MONSTER, 0.8) if any(is_monster(u, m) for m in one_of) else \
-            ("glare", GLARE_COLOUR, 0.8) if u.reason == GLARE else ("hand", UNKNOWN, 0.8) if u.reason == ARM else \
-            ("?", UNKNOWN, 1.5)
-        cv2.polylines(img, [box.round().astype(np.int32)], True, colour, max(2, round(scale * 4)), cv2.LINE_AA)
-        if u.reason == ARM and not is_monster(u, monster):
-            # an arm is cut into a column of places: one label for each stretch of it, not one a place
-            if any(np.hypot(u.center_mm[0] - x, u.center_mm[1] - y) < ARM_LABEL_MM for x, y in named):
-                continue
-            named.append(u.center_mm)
-        _label(img, name, cal.to_image(np.array([u.center_mm]))[0], colour, scale * size)
+    hidden = [u for u in observation.unknowns if is_monster(u, monster) or any(is_monster(u, m) for m in one_of)]
+    for u in hidden:
+        name = "Monster" if is_monster(u, monster) else "Monster?"
+        cv2.polylines(img, [cal.to_image(u.corners_mm()).round().astype(np.int32)], True, MONSTER,
+                      max(2, round(scale * 4)), cv2.LINE_AA)
+        _label(img, name, cal.to_image(np.array([u.center_mm]))[0], MONSTER, scale * 0.8)
+    # the places the scan cut something into, one outline and one name for each thing
+    for thing in unknown_things([u for u in observation.unknowns if u not in hidden]):
+        reason = thing[0].reason
+        name, colour, size = ("glare", GLARE_COLOUR, 0.8) if reason == GLARE else \
+            ("hand", UNKNOWN, 0.8) if reason == ARM else ("?", UNKNOWN, 1.5)
+        _outline_thing(img, cal, thing, colour, max(2, round(scale * 4)))
+        _label(img, name, _thing_label_at(cal, thing), colour, scale * size)
     for p in observation.layout.get("pieces", []):
         c = cal.to_image(np.array([p["center_mm"]]))[0]
         cv2.circle(img, tuple(c.round().astype(int)), round(12 * scale), INK, max(1, round(scale * 2)), cv2.LINE_AA)

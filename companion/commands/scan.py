@@ -89,7 +89,7 @@ def scores(observation: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from vision import draw_overlay, scan
     from vision.layout import is_monster
-    from vision.observation import ARM, GLARE, HIDING
+    from vision.observation import ARM, GLARE, HIDING, unknown_things
 
     table = parse_table(args.table, args.marker_mm, args.players)
     frame = read_image(args.image)
@@ -114,8 +114,11 @@ def run(args: argparse.Namespace) -> int:
     one_of = (obs.layout or {}).get("monster_one_of") or []  # places apart the Monster may stand on
     maybe = [u for u in unknowns if any(is_monster(u, m) for m in one_of)]
     where = ", the Monster" if monster else f", the Monster on one of {len(one_of)} places" if one_of else ""
-    print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, "
-          f"{sum(u.reason not in HIDING and u not in maybe for u in unknowns)} unknown"
+    # things, not places: what the scan cut into places side by side is one thing (as on the overlay)
+    things = unknown_things([u for u in unknowns if u.reason not in HIDING and u not in maybe])
+    places = sum(len(t) for t in things)
+    print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, {len(things)} unknown"
+          f"{f' (in {places} places)' if places != len(things) else ''}"
           f"{where} (marker fit {obs.reprojection_error_px:.2f} px)")
     for it in sorted(obs.items, key=lambda i: (i.center_mm[1], i.center_mm[0])):
         print(f"  {it.id:24} {it.rotation:6.1f} deg  at ({it.center_mm[0]:6.1f}, {it.center_mm[1]:6.1f}) mm  "

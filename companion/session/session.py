@@ -605,10 +605,12 @@ class Session:
         """Accept a picture as the table to compare with, without reading plays from it: the
         starting layout after setup, or the table after a fix the players made by hand."""
         glare: str | None = None  # (without the recogniser no picture names a lamp's glare ...
-        arm: str | None = None  # ... or an arm)
+        arm: str | None = None  # ... or an arm, or tells one thing the scan cut into places)
+        group: Callable[[list[Any]], list[Any]] | None = None
         with contextlib.suppress(ImportError):
             from vision.observation import ARM as arm
             from vision.observation import GLARE as glare
+            from vision.observation import unknown_things as group
         if capture.error is not None:
             return Outcome(False, str(capture.error))
         self._accept_picture(capture)
@@ -616,7 +618,9 @@ class Session:
         unknowns = getattr(capture.observation, "unknowns", [])
         glared = sum(glare is not None and getattr(u, "reason", "") == glare for u in unknowns)
         armed = sum(arm is not None and getattr(u, "reason", "") == arm for u in unknowns)
-        unknown = len(unknowns) - glared - armed
+        # things, not places: a coaster the scan cut into a dozen card-sized places is one
+        others = [u for u in unknowns if getattr(u, "reason", "") not in (glare, arm)]
+        unknown = len(group(others)) if group is not None else len(others)
         extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
         if glared:
             extra += "; a lamp's glare hides part of the table"

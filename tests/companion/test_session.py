@@ -339,3 +339,18 @@ def test_accepting_a_picture_names_an_arm_apart_from_things_unknown(store):
     picture = SimpleNamespace(error=None, observation=obs, image=None, jpeg=b"", annotated=None)
     assert s.baseline(picture).message == (
         "The camera sees 0 cards and tiles; 1 thing it does not know; a hand hides part of the table.")
+
+
+def test_accepting_a_picture_counts_a_thing_cut_into_places_once(store):
+    """The scan cuts what it cannot read into card-sized places: a coaster in three places side by
+    side is one thing the camera does not know, a phone apart from it another."""
+    from types import SimpleNamespace
+
+    from vision.observation import Unknown
+
+    s = new(store)
+    coaster = [Unknown((100.0 + 52.0 * k, 100.0), (50.0, 50.0), "not card-shaped") for k in range(3)]
+    phone = Unknown((600.0, 400.0), (70.0, 140.0), "not card-shaped")
+    obs = SimpleNamespace(items=[], unsure=[], layout={}, unknowns=[*coaster, phone])
+    picture = SimpleNamespace(error=None, observation=obs, image=None, jpeg=b"", annotated=None)
+    assert s.baseline(picture).message == "The camera sees 0 cards and tiles; 2 things it does not know."

@@ -92,22 +92,70 @@ def test_an_arms_places_are_named_as_a_hand_not_counted_unknown():
     assert caption(obs) == "0 cards, 1 unknown, a hand hides part of the table"
 
 
-def test_an_arm_cut_into_places_is_labelled_once_a_stretch(monkeypatch):
-    """A column of places cut out of one arm is one "hand" label (the overlay of a board an arm
-    crossed read "hand" ten times over), every place still boxed; a second arm far off has its own."""
+def test_an_arm_cut_into_places_is_outlined_and_labelled_once(monkeypatch):
+    """A column of places cut out of one arm is one outline with one "hand" label (the overlay of
+    a board an arm crossed read "hand" ten times over, in a dozen boxes); a second arm far off has
+    its own."""
     import vision.overlay as overlay
     from vision.calibration import Calibration
     from vision.observation import ARM, Observation, TableSpec, Unknown
 
     cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})
-    arm = [Unknown((500.0, 400.0 + 50.0 * k), (50.0, 50.0), ARM) for k in range(6)]
+    arm = [Unknown((500.0, 350.0 + 50.0 * k), (50.0, 50.0), ARM) for k in range(6)]
     other = Unknown((150.0, 650.0), (50.0, 50.0), ARM)
     labels: list[str] = []
     real = overlay._label
     monkeypatch.setattr(overlay, "_label", lambda img, text, *a, **k: labels.append(text) or real(img, text, *a, **k))
     img = overlay.draw_overlay(np.zeros((700, 1000, 3), np.uint8), Observation("bigsur", unknowns=[*arm, other]), cal)
-    assert labels.count("hand") == 3  # 400, 550 (150 mm on), and the other arm
+    assert labels.count("hand") == 2
+    # the column's sides are drawn its whole length; the seams between its places are not
     assert all(tuple(img[round(u.center_mm[1]), 475]) == overlay.UNKNOWN for u in arm)
+    assert all(not img[y, 500:520].any() for y in (375, 425, 525, 575))
+    assert tuple(img[625, 150]) == overlay.UNKNOWN  # the other arm's box
+
+
+def test_a_thing_cut_into_places_is_one_unknown_outlined_once(monkeypatch):
+    """A coaster the scan cut into four card-sized places (a 2 x 2 block, a few mm between them)
+    is one "?" with one outline round the four, and counted as one unknown; a place apart is
+    another; a lamp's glare touching the block is not part of it."""
+    import vision.overlay as overlay
+    from vision.calibration import Calibration
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import GLARE, Observation, TableSpec, Unknown
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
+    block = [Unknown((300.0 + 53.0 * i, 300.0 + 53.0 * j), (50.0, 50.0), NOT_IN_PACK) for i in (0, 1) for j in (0, 1)]
+    apart = Unknown((700.0, 300.0), (50.0, 50.0), NOT_IN_PACK)
+    glare = Unknown((404.0, 300.0), (50.0, 50.0), GLARE)
+    labels: list[str] = []
+    real = overlay._label
+    monkeypatch.setattr(overlay, "_label", lambda img, text, *a, **k: labels.append(text) or real(img, text, *a, **k))
+    obs = Observation("roundabout", unknowns=[*block, apart, glare])
+    img = overlay.draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
+    assert labels.count("?") == 2 and labels.count("glare") == 1
+    assert overlay.caption(obs) == "0 cards, 2 unknown, glare hides part of the table"
+    red = (img == overlay.UNKNOWN).all(axis=2)
+    assert red[300, 275] and red[353, 378] and red[275, 330]  # the block's outer sides
+    assert not red[250:260, 326:328].any() and not red[290:300, 326:328].any()  # no seam drawn between its places
+    assert red[300, 675]  # the place apart keeps its own box
+    assert tuple(img[300, 429]) == overlay.GLARE_COLOUR
+
+
+def test_unknown_places_of_one_kind_touching_in_a_chain_are_one_thing():
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import ARM, TOUCH_MM, Unknown, unknown_things
+
+    chain = [Unknown((100.0 + 52.0 * k, 100.0), (50.0, 50.0), NOT_IN_PACK) for k in range(3)]
+    far = Unknown((100.0 + 52.0 * 2 + 50.0 + TOUCH_MM + 1.0, 100.0), (50.0, 50.0), NOT_IN_PACK)
+    arm = Unknown((100.0, 151.0), (50.0, 50.0), ARM)
+    # a place turned 45 degrees whose corner reaches into the chain's first place's side
+    turned = Unknown((100.0, 150.0 - 25.0 + 35.0 - 3.0), (50.0, 50.0), NOT_IN_PACK, rotation=45.0)
+    groups = unknown_things([*chain, far, arm, turned])
+    assert groups == [[*chain, turned], [far], [arm]]
+    # the same corner a hand's breadth lower touches nothing
+    lower = Unknown((100.0, 150.0 + 35.0 + 20.0), (50.0, 50.0), NOT_IN_PACK, rotation=45.0)
+    assert unknown_things([chain[0], lower]) == [[chain[0]], [lower]]
+    assert unknown_things([]) == []
 
 
 def test_an_unknowns_corners_follow_its_turn():
