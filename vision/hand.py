@@ -65,6 +65,19 @@ COUNTED_ON_ARM = 0.45
 # (vision.glare.clipped) is the lamp's too (bench seed 3, proxy Highways & Byways 14: a spot 120 mm
 # wide across the top edge, white, whose four guesses were named the arm and a hand warned of)
 LAMP_SHARE = 0.35
+# A run of the border that is not of one colour may still hold an arm: the arm's soft shadow beside
+# it where the cloth's model does not forgive shade (a patterned cloth's; bench seed 9, photo-like
+# Highways & Byways 288: 88 mm of forearm and 14 of its shadow), or a row of cards along the edge
+# that the arm reaches over (proxy Big Sur 12: a 406 mm run). Its stretches of one colour at least
+# WIDTH_MM wide are then arms, found by windows WIDTH_MM wide moved along it by this step
+STRETCH_STEP_MM = 5.0
+# A run or stretch is an arm only where its colour reaches this far into the area, joined: a
+# forearm does. A strip of one colour along the border does not: cards' title strips along the
+# edge, or the mask holding a check's stripes or a lit band of the cloth there (bench seed 9,
+# photo-like Big Sur 42: two "arms" of a check's colours, 289 and 118 mm wide, that made its
+# pale squares the arm's colour). Of the 316 scenes without a hand in proxy scenes 0-99, 15 had
+# such an arm before the stretches, 24 with them, 12 with them and this rule
+REACH_MM = 80.0
 
 
 @dataclass(frozen=True)
@@ -80,7 +93,8 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
          white: np.ndarray | None = None) -> list[Arm]:
     """The colours of what reaches onto the play area from beyond it: each run of the foreground
     mask (`mask`, over the rectified view `top`) that crosses a side of the area at least WIDTH_MM
-    wide, away from the corners, filling the band BAND_MM inside the side, and of one colour.
+    wide, away from the corners, filling the band BAND_MM inside the side, and of one colour (or
+    its stretches of one colour that wide: STRETCH_STEP_MM), whose colour reaches REACH_MM in.
     `unlit`: the same view with a lamp's glare spots taken out, if it has any; `white`: where a
     spot drove it to white (0/255), if anywhere. A run that is the cloth's colour without the
     light, or mostly white so, is the lamp's light (LAMP_SHARE)."""
@@ -97,8 +111,11 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
         unlit[d0:d1], unlit[h - d1:h - d0], unlit[:, d0:d1].transpose(1, 0, 2), unlit[:, w - d1:w - d0].transpose(1, 0, 2))
     whites = (None,) * 4 if white is None else (
         white[d0:d1], white[h - d1:h - d0], white[:, d0:d1].T, white[:, w - d1:w - d0].T)
+    # each side's whole view, turned as its band and so that inwards is down (for _reaches_in)
+    inward = ((top, mask), (top[::-1], mask[::-1]), (top.transpose(1, 0, 2), mask.T),
+              (top[:, ::-1].transpose(1, 0, 2), mask[:, ::-1].T))
     out: list[Arm] = []
-    for (view, fg), dark, bright in zip(bands, darker, whites, strict=True):
+    for (view, fg), dark, bright, (in_top, in_mask) in zip(bands, darker, whites, inward, strict=True):
         dark_lab = None  # the side's band without the lamp's light, in Lab (once a side, when asked)
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
@@ -107,17 +124,86 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
         for start, stop in zip(edges[::2], edges[1::2], strict=True):
             if stop - start < WIDTH_MM * px_per_mm or (bright is not None and (bright[:, start:stop] > 127).mean() >= 0.5):
                 continue
-            lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-            med = np.median(lab, axis=0)
-            if dark is not None:
-                if dark_lab is None:
-                    dark_lab = cv2.cvtColor(np.ascontiguousarray(dark), cv2.COLOR_BGR2LAB).astype(np.float32)
-                if _lamp_light(med, dark_lab, fg, start, stop):
-                    continue
-            spread = np.percentile(np.abs(lab - med), 90, axis=0)
-            if spread[0] <= LIGHT_SPREAD * max(float(med[0]), 1.0) and max(spread[1], spread[2]) <= CHROMA_SPREAD:
+            lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).astype(np.float32)
+            whole = _one_colour(lab)
+            # (not of one colour: an arm with its shadow beside it, or cards the arm reaches over
+            # at the border: its stretches of one colour as wide as an arm, see STRETCH_STEP_MM)
+            runs = [(0, stop - start, whole)] if whole is not None else \
+                _stretches(lab, round(WIDTH_MM * px_per_mm), max(1, round(STRETCH_STEP_MM * px_per_mm)))
+            runs = [(a, b, one) for a, b, one in runs
+                    if _reaches_in(in_top, in_mask, start + a, start + b, Arm(tuple(one[0]), tuple(one[1]), 0.0), px_per_mm)]
+            for a, b, (med, spread) in runs:
+                if dark is not None:
+                    if dark_lab is None:
+                        dark_lab = cv2.cvtColor(np.ascontiguousarray(dark), cv2.COLOR_BGR2LAB).astype(np.float32)
+                    if _lamp_light(med, dark_lab, fg, start + a, start + b):
+                        continue
                 out.append(Arm((float(med[0]), float(med[1]), float(med[2])),
-                               (float(spread[0]), float(spread[1]), float(spread[2])), (stop - start) / px_per_mm))
+                               (float(spread[0]), float(spread[1]), float(spread[2])), (b - a) / px_per_mm))
+    return out
+
+
+def _one_colour(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The median colour and spread (90th percentile) of a stretch of a side's band (Lab, any
+    shape ending in 3), when it is of one colour (CHROMA_SPREAD, LIGHT_SPREAD); else None."""
+    px = lab.reshape(-1, 3)
+    med = np.median(px, axis=0)
+    spread = np.percentile(np.abs(px - med), 90, axis=0)
+    if spread[0] <= LIGHT_SPREAD * max(float(med[0]), 1.0) and max(spread[1], spread[2]) <= CHROMA_SPREAD:
+        return med, spread
+    return None
+
+
+def _reaches_in(top: np.ndarray, mask: np.ndarray, a: int, b: int, arm: Arm, px_per_mm: float) -> bool:
+    """Whether the foreground of an arm's colour at the stretch [a, b) px of a side's band reaches
+    REACH_MM into the area, joined (`top`, `mask`: the side's view turned so that the side is its
+    first row and inwards is down). An arm does; the strips of a row of cards along the side, of
+    one colour across it, are as deep as the strip."""
+    reach = round(REACH_MM * px_per_mm)
+    c0, c1 = max(0, a - reach), min(top.shape[1], b + reach)  # (an arm may come in askew)
+    lab = cv2.cvtColor(np.ascontiguousarray(top[:reach, c0:c1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    near = (_near(lab, [arm]) & (mask[:reach, c0:c1] > 0)).astype(np.uint8)
+    _, labels = cv2.connectedComponents(near, connectivity=8)
+    d0, d1 = (max(0, round(v * px_per_mm)) for v in BAND_MM)
+    seeds = np.unique(labels[d0:d1, a - c0:b - c0])
+    seeds = seeds[seeds > 0]
+    return bool(seeds.size) and bool(np.isin(labels[reach - 1], seeds).any())
+
+
+def _alike(c: np.ndarray, d: np.ndarray) -> bool:
+    """Whether two colours (Lab) are one, within the spreads a colour of a run may have."""
+    return bool(abs(c[0] - d[0]) <= LIGHT_SPREAD * max(float(d[0]), 1.0) and max(abs(c[1] - d[1]), abs(c[2] - d[2])) <= CHROMA_SPREAD)
+
+
+def _stretches(lab: np.ndarray, width: int, step: int) -> list[tuple[int, int, tuple[np.ndarray, np.ndarray]]]:
+    """The stretches of a run of a side's band (Lab, depth x length x 3) that are of one colour
+    and at least ``width`` px long: windows of ``width`` tried every ``step`` px, each of one
+    colour joined to the one before when they overlap and are of one colour together (an arm
+    beside a row of cards: the windows across where they meet may each pass, of either colour).
+    A join's ends hold up to a tenth of a window of what lies beside it, so it is kept when it is
+    of one colour without them, and its colour is taken without them. As (start, stop, (colour,
+    spread)), in px along the run."""
+    n = lab.shape[1]
+    at = list(range(0, n - width + 1, step))
+    if at and at[-1] != n - width:
+        at.append(n - width)
+    joins: list[list[int]] = []
+    last: np.ndarray | None = None  # the colour of the last window of one colour
+    for a in at:
+        one = _one_colour(lab[:, a:a + width])
+        if one is None:
+            continue
+        if joins and a < joins[-1][1] and last is not None and _alike(one[0], last):
+            joins[-1][1] = a + width
+        else:
+            joins.append([a, a + width])
+        last = one[0]
+    out = []
+    trim = round(0.1 * width)
+    for a, b in joins:
+        one = _one_colour(lab[:, a + trim:b - trim])
+        if one is not None:
+            out.append((a, b, one))
     return out
 
 

@@ -58,8 +58,8 @@ def test_a_lamps_light_crossing_the_tables_edge_is_no_arm():
     top, mask = table()
     unlit = top.copy()
     lit = (np.array((60, 90, 130)) + 110).clip(0, 255)  # the cloth, lit 110 grey levels
-    top[0:60, 380:530] = lit
-    mask[0:60, 380:530] = 255
+    top[0:120, 380:530] = lit  # (as deep as an arm reaches: see hand.REACH_MM)
+    mask[0:120, 380:530] = 255
     # a forearm at the bottom edge, a lamp's light over it too: without the light it is a darker skin
     top[600:700, 760:840] = SKIN_BGR
     unlit[600:700, 760:840] = (np.array(SKIN_BGR) - 40).clip(0, 255)
@@ -68,15 +68,82 @@ def test_a_lamps_light_crossing_the_tables_edge_is_no_arm():
     (arm,) = arms(top, mask, 1.0, unlit)
     assert np.allclose(arm.colour, lab_of(SKIN_BGR), atol=6)
     # the light's run, were it something of its own colour in the glare-free view, is an arm too
-    unlit[0:60, 380:530] = SKIN_BGR
+    unlit[0:120, 380:530] = SKIN_BGR
     assert len(arms(top, mask, 1.0, unlit)) == 2
     # ... unless the spot drove it to white: then no light can be taken out, and white says it
-    top[0:60, 380:530] = unlit[0:60, 380:530] = 255
+    top[0:120, 380:530] = unlit[0:120, 380:530] = 255
     white = np.zeros_like(mask)
     assert len(arms(top, mask, 1.0, unlit, white)) == 2
-    white[0:60, 380:530] = 255
+    white[0:120, 380:530] = 255
     (arm,) = arms(top, mask, 1.0, unlit, white)
     assert np.allclose(arm.colour, lab_of(SKIN_BGR), atol=6)
+
+
+def row_along_the_top_edge(top, mask, rng):
+    """Five cards edge to edge along the top edge, each with a title strip 20 mm deep of one colour
+    across the card (pale blue or pale green by turns, as two kinds of card), and print of many
+    colours below it."""
+    for k in range(5):
+        x = 250 + 63 * k
+        top[2:90, x:x + 63] = rng.integers(0, 255, (88, 63, 3), dtype=np.uint8)
+        top[2:22, x:x + 63] = STRIPS[k % 2]
+        mask[2:90, x:x + 63] = 255
+
+
+STRIPS = ((225, 200, 180), (180, 225, 190))
+
+
+def test_an_arm_over_a_row_of_cards_along_the_edge_is_found():
+    """The border's run is the row and the arm over it together (proxy Big Sur 12 of bench seed 9:
+    406 mm, not of one colour): the stretch of it that is one colour as wide as an arm, and whose
+    colour goes on into the area, is the arm; the cards' title strips, each one colour across a
+    card, 20 mm deep, are not."""
+    top, mask = table()
+    row_along_the_top_edge(top, mask, np.random.default_rng(2))
+    top[0:300, 380:465] = SKIN_BGR  # a forearm over the row's third and fourth cards
+    mask[0:300, 380:465] = 255
+    (arm,) = arms(top, mask, 1.0)
+    assert np.allclose(arm.colour, lab_of(SKIN_BGR), atol=6)
+    # (the stretch's ends may each hold a tenth of a window of the cards beside it)
+    assert 85 <= arm.width_mm <= 85 + 2 * 0.1 * WIDTH_MM
+
+
+def test_a_row_of_cards_along_the_edge_alone_is_no_arm(monkeypatch):
+    top, mask = table()
+    row_along_the_top_edge(top, mask, np.random.default_rng(2))
+    assert arms(top, mask, 1.0) == []
+    # what keeps the title strips out: they do not reach into the area as an arm does
+    monkeypatch.setattr(hand, "REACH_MM", 15.0)
+    strips = arms(top, mask, 1.0)
+    assert len(strips) == 5
+    assert all(any(np.allclose(s.colour, lab_of(c), atol=6) for c in STRIPS) for s in strips)
+
+
+def test_a_strip_of_one_colour_along_the_edge_is_no_arm():
+    """A run of one colour as wide as an arm that goes no further in than a strip (the mask
+    holding a check's stripe, or a lit band of the cloth, along the border; bench seed 9,
+    photo-like Big Sur 42) is no arm: an arm's colour reaches REACH_MM into the area."""
+    top, mask = table()
+    top[0:30, 300:420] = (150, 230, 230)  # a pale stripe 120 mm long, 30 mm deep
+    mask[0:30, 300:420] = 255
+    assert arms(top, mask, 1.0) == []
+    top[0:200, 300:420] = (150, 230, 230)  # the same colour reaching 200 mm in is one
+    mask[0:200, 300:420] = 255
+    (arm,) = arms(top, mask, 1.0)
+    assert np.allclose(arm.colour, lab_of((150, 230, 230)), atol=6)
+
+
+def test_an_arm_with_its_shadow_beside_it_is_found():
+    """Where the cloth's model does not forgive shade (a patterned cloth's), the arm's soft shadow
+    is foreground beside it, and the run is not of one colour (photo-like Highways & Byways 288
+    of bench seed 9: 88 mm of forearm and 14 of shadow)."""
+    top, mask = table()
+    top[450:700, 460:545] = SKIN_BGR
+    top[450:700, 545:560] = (30, 45, 65)  # the shadow: the cloth darkened by half
+    mask[450:700, 460:560] = 255
+    (arm,) = arms(top, mask, 1.0)
+    assert np.allclose(arm.colour, lab_of(SKIN_BGR), atol=6)
+    assert arm.width_mm == pytest.approx(85, abs=6)
 
 
 def test_only_the_arms_colour_joined_to_the_cards_outline_is_left_out():
