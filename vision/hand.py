@@ -156,9 +156,9 @@ def _one_colour(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def _reaches_in(top: np.ndarray, mask: np.ndarray, a: int, b: int, arm: Arm, px_per_mm: float) -> bool:
     """Whether the foreground of an arm's colour at the stretch [a, b) px of a side's band reaches
-    REACH_MM into the area, joined (`top`, `mask`: the side's view turned so that the side is its
-    first row and inwards is down). An arm does; the strips of a row of cards along the side, of
-    one colour across it, are as deep as the strip."""
+    REACH_MM into the area (or to its far side), joined (`top`, `mask`: the side's view turned so
+    that the side is its first row and inwards is down). An arm does; the strips of a row of
+    cards along the side, of one colour across it, are as deep as the strip."""
     reach = round(REACH_MM * px_per_mm)
     c0, c1 = max(0, a - reach), min(top.shape[1], b + reach)  # (an arm may come in askew)
     lab = cv2.cvtColor(np.ascontiguousarray(top[:reach, c0:c1]), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -167,7 +167,8 @@ def _reaches_in(top: np.ndarray, mask: np.ndarray, a: int, b: int, arm: Arm, px_
     d0, d1 = (max(0, round(v * px_per_mm)) for v in BAND_MM)
     seeds = np.unique(labels[d0:d1, a - c0:b - c0])
     seeds = seeds[seeds > 0]
-    return bool(seeds.size) and bool(np.isin(labels[reach - 1], seeds).any())
+    # (on a play area shallower than that, reaching its far side will do)
+    return bool(seeds.size) and bool(np.isin(labels[-1], seeds).any())
 
 
 def _alike(c: np.ndarray, d: np.ndarray) -> bool:

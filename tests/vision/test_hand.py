@@ -133,6 +133,16 @@ def test_a_strip_of_one_colour_along_the_edge_is_no_arm():
     assert np.allclose(arm.colour, lab_of((150, 230, 230)), atol=6)
 
 
+def test_an_arm_across_a_play_area_shallower_than_an_arms_reach():
+    """A play area configured 60 mm deep: the arm crossing it from edge to edge reaches its far
+    side, which is as far in as it can reach."""
+    top, mask = table(h=60, w=400)
+    top[:, 150:240] = SKIN_BGR
+    mask[:, 150:240] = 255
+    found = arms(top, mask, 1.0)
+    assert found and all(np.allclose(a.colour, lab_of(SKIN_BGR), atol=6) for a in found)
+
+
 def test_an_arm_with_its_shadow_beside_it_is_found():
     """Where the cloth's model does not forgive shade (a patterned cloth's), the arm's soft shadow
     is foreground beside it, and the run is not of one colour (photo-like Highways & Byways 288
