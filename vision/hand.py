@@ -149,9 +149,13 @@ def _one_colour(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     px = lab.reshape(-1, 3)
     med = np.median(px, axis=0)
     spread = np.percentile(np.abs(px - med), 90, axis=0)
-    if spread[0] <= LIGHT_SPREAD * max(float(med[0]), 1.0) and max(spread[1], spread[2]) <= CHROMA_SPREAD:
-        return med, spread
-    return None
+    return (med, spread) if _within(spread, float(med[0])) else None
+
+
+def _within(off: np.ndarray, lightness: float) -> bool:
+    """Whether a difference of colour (Lab, absolute: a spread, or two colours apart) is within
+    what one colour of lightness ``lightness`` may vary by (LIGHT_SPREAD, CHROMA_SPREAD)."""
+    return bool(off[0] <= LIGHT_SPREAD * max(lightness, 1.0) and max(off[1], off[2]) <= CHROMA_SPREAD)
 
 
 def _reaches_in(top: np.ndarray, mask: np.ndarray, a: int, b: int, arm: Arm, px_per_mm: float) -> bool:
@@ -169,11 +173,6 @@ def _reaches_in(top: np.ndarray, mask: np.ndarray, a: int, b: int, arm: Arm, px_
     seeds = seeds[seeds > 0]
     # (on a play area shallower than that, reaching its far side will do)
     return bool(seeds.size) and bool(np.isin(labels[-1], seeds).any())
-
-
-def _alike(c: np.ndarray, d: np.ndarray) -> bool:
-    """Whether two colours (Lab) are one, within the spreads a colour of a run may have."""
-    return bool(abs(c[0] - d[0]) <= LIGHT_SPREAD * max(float(d[0]), 1.0) and max(abs(c[1] - d[1]), abs(c[2] - d[2])) <= CHROMA_SPREAD)
 
 
 def _stretches(lab: np.ndarray, width: int, step: int) -> list[tuple[int, int, tuple[np.ndarray, np.ndarray]]]:
@@ -194,7 +193,7 @@ def _stretches(lab: np.ndarray, width: int, step: int) -> list[tuple[int, int, t
         one = _one_colour(lab[:, a:a + width])
         if one is None:
             continue
-        if joins and a < joins[-1][1] and last is not None and _alike(one[0], last):
+        if joins and a < joins[-1][1] and last is not None and _within(np.abs(one[0] - last), float(last[0])):
             joins[-1][1] = a + width
         else:
             joins.append([a, a + width])

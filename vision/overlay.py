@@ -88,10 +88,8 @@ def _outline_thing(img: np.ndarray, cal: Calibration, thing: Sequence[Unknown], 
     x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + pad
     mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
     cv2.fillPoly(mask, [(b - np.array([x0, y0])).round().astype(np.int32) for b in boxes], 255)
-    # image px per mm about the thing, so that the gap closed is the one grouped in mm
-    c = np.asarray(thing[0].center_mm, np.float64)
-    q = cal.to_image(np.array([c, c + np.array([1.0, 0.0])]))
-    k = int(np.ceil(TOUCH_MM * float(np.hypot(*(q[1] - q[0]))))) | 1
+    # (the gap closed in image px is about the one grouped in mm)
+    k = int(np.ceil(TOUCH_MM * cal.px_per_mm)) | 1
     mask = cv2.copyMakeBorder(mask, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))[k:-k, k:-k]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
