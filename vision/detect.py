@@ -1561,11 +1561,9 @@ def _trim(sub: np.ndarray) -> tuple[int, int, int, int]:
 
 
 def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[float, float]],
-         px_per_mm: float = DETECT_PX_PER_MM, unlit: np.ndarray | None = None,
-         white: np.ndarray | None = None) -> Detection:
+         px_per_mm: float = DETECT_PX_PER_MM, unlit: np.ndarray | None = None) -> Detection:
     """Card-sized candidates, unexplained blobs and small pieces on the play area. ``unlit``:
-    the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any;
-    ``white``: where they drove it to white (vision.glare.clipped, 0/255), if anywhere."""
+    the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any."""
     top = rectify(frame, calibration, px_per_mm)
     unlit_top = None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm)
     edges = edge_maps(top)
@@ -1574,10 +1572,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                                                            0.5 * smallest / px_per_mm**2, unlit_top)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
-    # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE)
-    # (the white mask rectified only where a spot drove something to white)
-    arms = hand.arms(top, mask, px_per_mm, unlit_top,
-                     rectify(white, calibration, px_per_mm) if white is not None and white.any() else None)
+    # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE, WHITE_SHARE)
+    arms = hand.arms(top, mask, px_per_mm, unlit_top)
     armless = arm = None
     if arms:
         arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.glare import SATURATED
 from vision.identify import MARGIN, SLACK, CardIndex, Match, extract, fine_shape
 from vision.occlusion import best_of
 
@@ -78,6 +79,21 @@ STRETCH_STEP_MM = 5.0
 # pale squares the arm's colour). Of the 316 scenes without a hand in proxy scenes 0-99, 15 had
 # such an arm before the stretches, 24 with them, 12 with them and this rule
 REACH_MM = 80.0
+# A run or stretch of the colour of the cloth beside it in the band (the cloth's pixels the mask
+# leaves out within this of it along the side; the whole side's where there are none) is the
+# cloth, which the mask holds there (a lamp's pool or a shadow's edge on a patterned cloth, a
+# check's stripe), not an arm: of one colour with it as a stretch is with itself (_within).
+# Surveyed (bench seed 9, scenes 0-149 of every game, both packs; each run or stretch that reached
+# in, against the truth's hand): of 158 runs where no hand crossed the band, 32 were so; of 351
+# where a hand did, none (the nearest, a forearm on the wood, 1.43 times the bounds off)
+CLOTH_NEAR_MM = 150.0
+# A run or stretch the camera drove to white over this share of it (every channel at
+# vision.glare.SATURATED) is a lamp's light, found as a spot or not (a spot beside the border too
+# faint or too narrow to fit, white light off a glossy card): what was driven to white has no
+# colour to follow in. It acts in 13 and 16 of bench seed 9's scenes 0-299 (1,500 per pack; proxy,
+# photo-like); of the 351 runs surveyed as above where a hand crossed the band, the lightest had a
+# lightness of 200 (of 255)
+WHITE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -89,15 +105,14 @@ class Arm:
     width_mm: float
 
 
-def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray | None = None,
-         white: np.ndarray | None = None) -> list[Arm]:
+def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray | None = None) -> list[Arm]:
     """The colours of what reaches onto the play area from beyond it: each run of the foreground
     mask (`mask`, over the rectified view `top`) that crosses a side of the area at least WIDTH_MM
     wide, away from the corners, filling the band BAND_MM inside the side, and of one colour (or
     its stretches of one colour that wide: STRETCH_STEP_MM), whose colour reaches REACH_MM in.
-    `unlit`: the same view with a lamp's glare spots taken out, if it has any; `white`: where a
-    spot drove it to white (0/255), if anywhere. A run that is the cloth's colour without the
-    light, or mostly white so, is the lamp's light (LAMP_SHARE)."""
+    `unlit`: the same view with a lamp's glare spots taken out, if it has any. A run that is the
+    cloth's colour without the light (LAMP_SHARE), or mostly white (WHITE_SHARE), is the lamp's
+    light; one of the colour of the cloth beside it is the cloth (CLOTH_NEAR_MM)."""
     h, w = mask.shape
     d0, d1 = (max(0, round(v * px_per_mm)) for v in BAND_MM)
     corner = round(CORNER_MM * px_per_mm)
@@ -109,20 +124,19 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
              (top[:, w - d1:w - d0].transpose(1, 0, 2), mask[:, w - d1:w - d0].T))
     darker = (None,) * 4 if unlit is None else (
         unlit[d0:d1], unlit[h - d1:h - d0], unlit[:, d0:d1].transpose(1, 0, 2), unlit[:, w - d1:w - d0].transpose(1, 0, 2))
-    whites = (None,) * 4 if white is None else (
-        white[d0:d1], white[h - d1:h - d0], white[:, d0:d1].T, white[:, w - d1:w - d0].T)
     # each side's whole view, turned as its band and so that inwards is down (for _reaches_in)
     inward = ((top, mask), (top[::-1], mask[::-1]), (top.transpose(1, 0, 2), mask.T),
               (top[:, ::-1].transpose(1, 0, 2), mask[:, ::-1].T))
     out: list[Arm] = []
-    for (view, fg), dark, bright, (in_top, in_mask) in zip(bands, darker, whites, inward, strict=True):
+    for (view, fg), dark, (in_top, in_mask) in zip(bands, darker, inward, strict=True):
         dark_lab = None  # the side's band without the lamp's light, in Lab (once a side, when asked)
+        band_lab = None  # the side's band, in Lab (once a side, when asked)
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
         full[len(full) - corner:] = False
         edges = np.flatnonzero(np.diff(np.concatenate([[0], full.astype(np.int8), [0]])))
         for start, stop in zip(edges[::2], edges[1::2], strict=True):
-            if stop - start < WIDTH_MM * px_per_mm or (bright is not None and (bright[:, start:stop] > 127).mean() >= 0.5):
+            if stop - start < WIDTH_MM * px_per_mm or _white(view[:, start:stop]):
                 continue
             lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).astype(np.float32)
             whole = _one_colour(lab)
@@ -133,6 +147,13 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
             runs = [(a, b, one) for a, b, one in runs
                     if _reaches_in(in_top, in_mask, start + a, start + b, Arm(tuple(one[0]), tuple(one[1]), 0.0), px_per_mm)]
             for a, b, (med, spread) in runs:
+                if _white(view[:, start + a:start + b]):
+                    continue
+                if band_lab is None:
+                    band_lab = cv2.cvtColor(np.ascontiguousarray(view), cv2.COLOR_BGR2LAB).astype(np.float32)
+                cloth = _cloth_beside(band_lab, fg, start + a, start + b, round(CLOTH_NEAR_MM * px_per_mm))
+                if cloth is not None and _within(np.abs(med - cloth), float(med[0])):
+                    continue
                 if dark is not None:
                     if dark_lab is None:
                         dark_lab = cv2.cvtColor(np.ascontiguousarray(dark), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -205,6 +226,25 @@ def _stretches(lab: np.ndarray, width: int, step: int) -> list[tuple[int, int, t
         if one is not None:
             out.append((a, b, one))
     return out
+
+
+def _white(bgr: np.ndarray) -> bool:
+    """Whether the camera drove a stretch of a side's band (BGR) to white (WHITE_SHARE)."""
+    return bool((bgr >= SATURATED).all(axis=-1).mean() >= WHITE_SHARE)
+
+
+def _cloth_beside(lab: np.ndarray, fg: np.ndarray, start: int, stop: int, near: int) -> np.ndarray | None:
+    """The median colour (Lab) of the cloth in a side's band (`lab`; `fg`, its foreground mask)
+    within ``near`` px of the stretch [start, stop) along it, or of the whole band's cloth where
+    less than a square of the band's depth is that near; None where the band has none."""
+    cloth = fg == 0
+    lo, hi = max(0, start - near), min(cloth.shape[1], stop + near)
+    local = lab[:, lo:hi][cloth[:, lo:hi]]
+    if len(local) >= cloth.shape[0] ** 2:
+        return np.median(local, axis=0)
+    if cloth.any():
+        return np.median(lab[cloth], axis=0)
+    return None
 
 
 def _lamp_light(lit: np.ndarray, lab: np.ndarray, fg: np.ndarray, start: int, stop: int) -> bool:

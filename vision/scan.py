@@ -795,7 +795,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     spots = glare.find(frame)
     taken = glare.take_out(frame, spots)
     white, lit, unlit = taken.white, taken.lit, taken.unlit
-    det = detect.find(frame, cal, index.size_keys, unlit=unlit, white=white)
+    det = detect.find(frame, cal, index.size_keys, unlit=unlit)
     frame = unlit
     obs = Observation(game=game, reprojection_error_px=cal.reprojection_error_px, calibration=cal)
     if cal.reprojection_error_px > WARN_REPROJECTION_PX:

@@ -1238,6 +1238,21 @@ def test_a_cloth_with_few_dots_shows_no_unknown_on_most_of_its_dots():
     check_against_truth(obs, truth)
 
 
+def test_the_cloth_the_mask_holds_at_the_edge_warns_of_no_hand():
+    """Bench seed 9, proxy Highwayman 119: no hand on the table, but along the bottom and left
+    edges the dotted cloth's mask held the pale cloth itself, of one colour and reaching in: two
+    "arms" of the cloth's colour, six places named "a hand or an arm" and the players told to
+    lift it. An arm of the colour of the cloth beside it in the band is the cloth
+    (vision.hand.CLOTH_NEAR_MM)."""
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene("highwayman", 119, seed=9)
+    assert not any(d.kind == "hand" for d in truth.distractors)
+    obs = scan(frame, "highwayman", pack=pack)
+    assert [u for u in obs.unknowns if u.reason == ARM] == []
+    check_against_truth(obs, truth)
+
+
 def test_an_arm_whose_shadow_joins_it_at_the_edge_is_still_the_arm():
     """Bench seed 9, photo-like Highways & Byways 288: a forearm reaching in over a dark dotted
     cloth. Read as the dotted cloth it is, the arm's soft shadow beside it is foreground too, so
