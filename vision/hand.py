@@ -81,18 +81,18 @@ STRETCH_STEP_MM = 5.0
 REACH_MM = 80.0
 # A run or stretch of the colour of the cloth beside it in the band (the cloth's pixels the mask
 # leaves out within this of it along the side; the whole side's where there are none) is the
-# cloth, which the mask holds there (a lamp's pool or a shadow's edge on a patterned cloth, a
-# check's stripe), not an arm: of one colour with it as a stretch is with itself (_within).
+# cloth, which the mask holds there (the pale lit cloth or a shadow's edge on a patterned or
+# dotted cloth), not an arm: of one colour with it as a stretch is with itself (_within).
 # Surveyed (bench seed 9, scenes 0-149 of every game, both packs; each run or stretch that reached
 # in, against the truth's hand): of 158 runs where no hand crossed the band, 32 were so; of 351
 # where a hand did, none (the nearest, a forearm on the wood, 1.43 times the bounds off)
 CLOTH_NEAR_MM = 150.0
 # A run or stretch the camera drove to white over this share of it (every channel at
-# vision.glare.SATURATED) is a lamp's light, found as a spot or not (a spot beside the border too
-# faint or too narrow to fit, white light off a glossy card): what was driven to white has no
-# colour to follow in. It acts in 13 and 16 of bench seed 9's scenes 0-299 (1,500 per pack; proxy,
-# photo-like); of the 351 runs surveyed as above where a hand crossed the band, the lightest had a
-# lightness of 200 (of 255)
+# vision.glare.SATURATED) is a lamp's light, whether vision.glare found its spot or not (it did
+# not for the white at the left edge of bench seed 9's proxy Big Sur 12): what was driven to white
+# has no colour to follow in. It acts in 13 and 16 of seed 9's scenes 0-299 (1,500 per pack;
+# proxy, photo-like); of the 351 runs surveyed as above where a hand crossed the band, the
+# lightest had a lightness of 200 (of 255)
 WHITE_SHARE = 0.5
 
 
