@@ -130,7 +130,7 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
     out: list[Arm] = []
     for (view, fg), dark, (in_top, in_mask) in zip(bands, darker, inward, strict=True):
         dark_lab = None  # the side's band without the lamp's light, in Lab (once a side, when asked)
-        band_lab = None  # the side's band, in Lab (once a side, when asked)
+        band_lab = None  # the side's band, in Lab (once a side, when a run is wide enough)
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
         full[len(full) - corner:] = False
@@ -138,7 +138,9 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
         for start, stop in zip(edges[::2], edges[1::2], strict=True):
             if stop - start < WIDTH_MM * px_per_mm or _white(view[:, start:stop]):
                 continue
-            lab = cv2.cvtColor(np.ascontiguousarray(view[:, start:stop]), cv2.COLOR_BGR2LAB).astype(np.float32)
+            if band_lab is None:
+                band_lab = cv2.cvtColor(np.ascontiguousarray(view), cv2.COLOR_BGR2LAB).astype(np.float32)
+            lab = band_lab[:, start:stop]
             whole = _one_colour(lab)
             # (not of one colour: an arm with its shadow beside it, or cards the arm reaches over
             # at the border: its stretches of one colour as wide as an arm, see STRETCH_STEP_MM)
@@ -147,10 +149,8 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
             runs = [(a, b, one) for a, b, one in runs
                     if _reaches_in(in_top, in_mask, start + a, start + b, Arm(tuple(one[0]), tuple(one[1]), 0.0), px_per_mm)]
             for a, b, (med, spread) in runs:
-                if _white(view[:, start + a:start + b]):
+                if whole is None and _white(view[:, start + a:start + b]):  # (a whole run: above)
                     continue
-                if band_lab is None:
-                    band_lab = cv2.cvtColor(np.ascontiguousarray(view), cv2.COLOR_BGR2LAB).astype(np.float32)
                 cloth = _cloth_beside(band_lab, fg, start + a, start + b, round(CLOTH_NEAR_MM * px_per_mm))
                 if cloth is not None and _within(np.abs(med - cloth), float(med[0])):
                     continue
