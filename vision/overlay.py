@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.layout import is_monster
-from vision.observation import ARM, GLARE, HIDING, TOUCH_MM, Item, Observation, Unknown, unknown_things
+from vision.observation import ARM, GLARE, TOUCH_MM, Item, Observation, Unknown, hidden_by, unknown_things
 
 SURE = (60, 200, 40)
 UNSURE = (0, 190, 255)
@@ -117,9 +117,10 @@ def caption(observation: Observation) -> str:
     one_of = (observation.layout or {}).get("monster_one_of") or []
     glared = sum(u.reason == GLARE for u in observation.unknowns)
     armed = sum(u.reason == ARM for u in observation.unknowns)
-    # things, not places: a coaster the scan cut into a dozen card-sized places is one
-    unknown = len(unknown_things([u for u in observation.unknowns if not is_monster(u, monster)
-                                  and not any(is_monster(u, m) for m in one_of) and u.reason not in HIDING]))
+    # things, not places: a coaster the scan cut into a dozen card-sized places is one (and places
+    # that glare or an arm hides are part of what hides them)
+    unknown = sum(not hidden_by(thing) for thing in unknown_things(
+        [u for u in observation.unknowns if not is_monster(u, monster) and not any(is_monster(u, m) for m in one_of)]))
     lines = [f"{len(observation.items)} cards"]
     if observation.unsure:
         lines.append(f"{len(observation.unsure)} unsure")
@@ -165,7 +166,7 @@ def draw_overlay(frame: np.ndarray, observation: Observation, calibration: Calib
         _label(img, name, cal.to_image(np.array([u.center_mm]))[0], MONSTER, scale * 0.8)
     # the places the scan cut something into, one outline and one name for each thing
     for thing in unknown_things([u for u in observation.unknowns if u not in hidden]):
-        reason = thing[0].reason
+        reason = hidden_by(thing)
         name, colour, size = ("glare", GLARE_COLOUR, 0.8) if reason == GLARE else \
             ("hand", UNKNOWN, 0.8) if reason == ARM else ("?", UNKNOWN, 1.5)
         _outline_thing(img, cal, thing, colour, max(2, round(scale * 4)))

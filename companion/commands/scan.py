@@ -89,7 +89,7 @@ def scores(observation: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from vision import draw_overlay, scan
     from vision.layout import is_monster
-    from vision.observation import ARM, GLARE, HIDING, unknown_things
+    from vision.observation import ARM, GLARE, hidden_by, unknown_things
 
     table = parse_table(args.table, args.marker_mm, args.players)
     frame = read_image(args.image)
@@ -114,8 +114,11 @@ def run(args: argparse.Namespace) -> int:
     one_of = (obs.layout or {}).get("monster_one_of") or []  # places apart the Monster may stand on
     maybe = [u for u in unknowns if any(is_monster(u, m) for m in one_of)]
     where = ", the Monster" if monster else f", the Monster on one of {len(one_of)} places" if one_of else ""
-    # things, not places: what the scan cut into places side by side is one thing (as on the overlay)
-    things = unknown_things([u for u in unknowns if u.reason not in HIDING and u not in maybe])
+    # things, not places: what the scan cut into places side by side is one thing, and places that
+    # glare or an arm hides are part of it (as on the overlay)
+    groups = unknown_things([u for u in unknowns if u not in maybe])
+    under = {id(u): hidden_by(t) for t in groups for u in t}
+    things = [t for t in groups if not hidden_by(t)]
     places = sum(len(t) for t in things)
     print(f"{args.game}: {len(obs.items)} cards, {len(obs.unsure)} unsure, {len(things)} unknown"
           f"{f' (in {places} places)' if places != len(things) else ''}"
@@ -130,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  the Monster at ({monster['center_mm'][0]:.1f}, {monster['center_mm'][1]:.1f}) mm, "
               f"board cell {monster['cell'][0]}, {monster['cell'][1]}")
     for u in unknowns:
-        what = "maybe the Monster" if u in maybe else \
-            "glare" if u.reason == GLARE else "a hand or an arm" if u.reason == ARM else "unknown object"
+        what = "maybe the Monster" if u in maybe else "glare" if u.reason == GLARE else \
+            "a hand or an arm" if u.reason == ARM else "hidden by glare" if under.get(id(u)) == GLARE else \
+            "hidden by a hand or an arm" if under.get(id(u)) == ARM else "unknown object"
         print(f"  {what} at ({u.center_mm[0]:.1f}, {u.center_mm[1]:.1f}) mm, "
               f"{u.size_mm[0]:.0f}x{u.size_mm[1]:.0f} mm ({u.reason})")
     print("layout: " + json.dumps(obs.layout))

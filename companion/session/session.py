@@ -607,9 +607,11 @@ class Session:
         glare: str | None = None  # (without the recogniser no picture names a lamp's glare ...
         arm: str | None = None  # ... or an arm, or tells one thing the scan cut into places)
         group: Callable[[list[Any]], list[Any]] | None = None
+        hider: Callable[[Any], str] | None = None
         with contextlib.suppress(ImportError):
             from vision.observation import ARM as arm
             from vision.observation import GLARE as glare
+            from vision.observation import hidden_by as hider
             from vision.observation import unknown_things as group
         if capture.error is not None:
             return Outcome(False, str(capture.error))
@@ -618,9 +620,12 @@ class Session:
         unknowns = getattr(capture.observation, "unknowns", [])
         glared = sum(glare is not None and getattr(u, "reason", "") == glare for u in unknowns)
         armed = sum(arm is not None and getattr(u, "reason", "") == arm for u in unknowns)
-        # things, not places: a coaster the scan cut into a dozen card-sized places is one
-        others = [u for u in unknowns if getattr(u, "reason", "") not in (glare, arm)]
-        unknown = len(group(others)) if group is not None else len(others)
+        # things, not places: a coaster the scan cut into a dozen card-sized places is one, and the
+        # places glare or an arm hides are part of it
+        if group is not None and hider is not None:
+            unknown = sum(not hider(thing) for thing in group(list(unknowns)))
+        else:
+            unknown = sum(getattr(u, "reason", "") not in (glare, arm) for u in unknowns)
         extra = f"; {unknown} thing{'s' if unknown != 1 else ''} it does not know" if unknown else ""
         if glared:
             extra += "; a lamp's glare hides part of the table"

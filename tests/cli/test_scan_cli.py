@@ -153,6 +153,27 @@ def test_readable_output_names_an_arm_not_unknown_objects(capsys, tmp_path):
     assert "lift it, then scan again" in out
 
 
+def test_readable_output_counts_what_an_arm_hides_as_the_arms(capsys, tmp_path, monkeypatch):
+    """Places read as no card that overlap an arm's places are what the arm hides (a row under an
+    arm, bench seed 9 proxy Big Sur 12): printed as hidden by it and not counted unknown, as on
+    the overlay; a place apart is still an unknown object."""
+    import vision
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import ARM, Observation, Unknown
+
+    obs = Observation("bigsur", unknowns=[Unknown((500.0, 350.0), (50.0, 50.0), ARM),
+                                          Unknown((520.0, 360.0), (50.0, 50.0), NOT_IN_PACK),
+                                          Unknown((150.0, 150.0), (50.0, 50.0), NOT_IN_PACK)])
+    monkeypatch.setattr(vision, "scan", lambda *a, **k: obs)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.zeros((20, 20, 3), np.uint8))
+    rc, out, _ = run(capsys, path, "--game", "bigsur")
+    assert rc == 0
+    assert out.startswith("bigsur: 0 cards, 0 unsure, 1 unknown (")
+    assert "  hidden by a hand or an arm at (520.0, 360.0) mm" in out
+    assert "  unknown object at (150.0, 150.0) mm" in out and out.count("unknown object") == 1
+
+
 def scan_rendered(capsys, path, scene, seed, game):
     """`companion scan` of the scene rendered with `seed` and written to `path`: its output (the
     scan succeeded)."""

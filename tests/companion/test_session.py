@@ -339,6 +339,10 @@ def test_accepting_a_picture_names_an_arm_apart_from_things_unknown(store):
     picture = SimpleNamespace(error=None, observation=obs, image=None, jpeg=b"", annotated=None)
     assert s.baseline(picture).message == (
         "The camera sees 0 cards and tiles; 1 thing it does not know; a hand hides part of the table.")
+    # a place read as no card that overlaps the arm's (a row under it) is what the arm hides
+    obs.unknowns.append(Unknown((120.0, 110.0), (50.0, 50.0), "not a card of this pack"))
+    assert s.baseline(picture).message == (
+        "The camera sees 0 cards and tiles; 1 thing it does not know; a hand hides part of the table.")
 
 
 def test_accepting_a_picture_counts_a_thing_cut_into_places_once(store):

@@ -147,7 +147,7 @@ def test_unknown_places_of_one_kind_touching_in_a_chain_are_one_thing():
 
     chain = [Unknown((100.0 + 52.0 * k, 100.0), (50.0, 50.0), NOT_IN_PACK) for k in range(3)]
     far = Unknown((100.0 + 52.0 * 2 + 50.0 + TOUCH_MM + 1.0, 100.0), (50.0, 50.0), NOT_IN_PACK)
-    arm = Unknown((100.0, 151.0), (50.0, 50.0), ARM)
+    arm = Unknown((100.0, 49.0), (50.0, 50.0), ARM)  # touching the chain's first place from above
     # a place turned 45 degrees whose corner reaches into the chain's first place's side
     turned = Unknown((100.0, 150.0 - 25.0 + 35.0 - 3.0), (50.0, 50.0), NOT_IN_PACK, rotation=45.0)
     groups = unknown_things([*chain, far, arm, turned])
@@ -156,6 +156,42 @@ def test_unknown_places_of_one_kind_touching_in_a_chain_are_one_thing():
     lower = Unknown((100.0, 150.0 + 35.0 + 20.0), (50.0, 50.0), NOT_IN_PACK, rotation=45.0)
     assert unknown_things([chain[0], lower]) == [[chain[0]], [lower]]
     assert unknown_things([]) == []
+
+
+def test_places_an_arm_overlaps_are_what_it_hides_not_things_unknown(monkeypatch):
+    """Bench seed 9, proxy Big Sur 12: an arm across a row of cards, the row cut into places read
+    as no card whose "?" outlines crossed the arm's own. A thing of such places that overlaps the
+    arm's (by HIDDEN_OVERLAP_MM, not only touching) is part of what the arm hides: one outline, one
+    "hand", not counted unknown. A place touching the arm, or overlapping it less, is a thing of
+    its own, as is one far off; one overlapping both an arm and a lamp's glare joins the one it
+    overlaps in more places."""
+    import vision.overlay as overlay
+    from vision.calibration import Calibration
+    from vision.layout import NOT_IN_PACK
+    from vision.observation import ARM, GLARE, HIDDEN_OVERLAP_MM, Observation, TableSpec, Unknown, hidden_by, unknown_things
+
+    cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
+    arm = [Unknown((500.0, 350.0 + 50.0 * k), (50.0, 50.0), ARM) for k in range(4)]
+    under = Unknown((530.0, 370.0), (50.0, 50.0), NOT_IN_PACK)  # overlaps the arm's first two by 20 mm
+    beside = Unknown((582.0, 370.0), (50.0, 50.0), NOT_IN_PACK)  # touches `under` only
+    shallow = Unknown((550.0 - HIDDEN_OVERLAP_MM + 1.0, 500.0), (50.0, 50.0), NOT_IN_PACK)
+    far = Unknown((150.0, 150.0), (50.0, 50.0), NOT_IN_PACK)
+    groups = unknown_things([under, *arm, beside, shallow, far])
+    assert groups == [[under, *arm, beside], [shallow], [far]]
+    assert [hidden_by(g) for g in groups] == [ARM, "", ""]
+    labels: list[str] = []
+    real = overlay._label
+    monkeypatch.setattr(overlay, "_label", lambda img, text, *a, **k: labels.append(text) or real(img, text, *a, **k))
+    obs = Observation("bigsur", unknowns=[under, *arm, beside, shallow, far])
+    img = overlay.draw_overlay(np.zeros((700, 1000, 3), np.uint8), obs, cal)
+    assert labels.count("hand") == 1 and labels.count("?") == 2
+    assert overlay.caption(obs) == "0 cards, 2 unknown, a hand hides part of the table"
+    red = (img == overlay.UNKNOWN).all(axis=2)
+    assert not red[360:380, 524:526].any()  # the arm's side inside `under` is no outline now
+    # between an arm (two places) and glare (one), a thing overlapping both is the arm's
+    lit = Unknown((570.0, 360.0), (50.0, 50.0), GLARE)
+    both = Unknown((530.0, 380.0), (50.0, 50.0), NOT_IN_PACK)
+    assert unknown_things([lit, *arm[:2], both]) == [[lit], [arm[0], arm[1], both]]
 
 
 def test_an_unknowns_corners_follow_its_turn():
