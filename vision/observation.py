@@ -107,10 +107,11 @@ HIDING = (GLARE, ARM)
 # unknown places of one kind this near each other (mm) are one thing to the players: the scan leaves
 # gaps of up to about a centimetre between the places it cuts one region into
 TOUCH_MM = 12.0
-# an unknown place that overlaps a place of what hides the table (an arm, a lamp's glare) this much
-# (mm, across each of their sides: not only touching it) is hidden by it: the scan cut the row
-# under an arm into places read as no card, drawn as "?" outlines crossing the arm's own (bench
-# seed 9, proxy Big Sur 12), where the players can only lift the arm and look
+# an unknown place that overlaps a place of an arm this much (mm, across each of their sides: not
+# only touching it) is hidden by it: the scan cut the row under an arm into places read as no card,
+# drawn as "?" outlines crossing the arm's own (bench seed 9, proxy Big Sur 12), where the players
+# can only lift the arm and look. (Not a lamp's glare: it washes out, it does not cover; a foreign
+# card half in a spot's white is still a thing to show, bench seed 9 proxy Highways & Byways 262.)
 HIDDEN_OVERLAP_MM = 5.0
 
 
@@ -134,8 +135,8 @@ def unknown_things(unknowns: Sequence[Unknown], touch_mm: float = TOUCH_MM) -> l
     (a lamp's glare, an arm, anything else) that overlap or lie within ``touch_mm`` of each
     other, in chains, are one thing. The scan cuts what it cannot read into card-sized places,
     so a coaster or an arm over a board is a dozen of them; the players are shown, and told of,
-    one. A thing of other places that overlaps a glare's or an arm's places (HIDDEN_OVERLAP_MM)
-    is part of what that hides (of the one it overlaps in most pairs of places; see hidden_by).
+    one. A thing of other places that overlaps an arm's places (HIDDEN_OVERLAP_MM) is part of
+    what the arm hides (of the arm it overlaps in most pairs of places; see hidden_by).
     Groups in the order of their first place, places in their given order."""
     kinds = [u.reason if u.reason in HIDING else "" for u in unknowns]
     corners = [u.corners_mm() for u in unknowns]
@@ -151,14 +152,14 @@ def unknown_things(unknowns: Sequence[Unknown], touch_mm: float = TOUCH_MM) -> l
         for j in range(i + 1, len(unknowns)):
             if kinds[i] == kinds[j] and top(i) != top(j) and not _apart(corners[i], corners[j], touch_mm):
                 root[max(top(i), top(j))] = min(top(i), top(j))
-    overlaps: dict[int, dict[int, int]] = {}  # other thing -> hiding thing -> pairs of places overlapping
+    overlaps: dict[int, dict[int, int]] = {}  # other thing -> arm -> pairs of places overlapping
     for i in range(len(unknowns)):
         for j in range(len(unknowns)):
-            if not kinds[i] and kinds[j] and not _apart(corners[i], corners[j], -HIDDEN_OVERLAP_MM):
+            if not kinds[i] and kinds[j] == ARM and not _apart(corners[i], corners[j], -HIDDEN_OVERLAP_MM):
                 by = overlaps.setdefault(top(i), {})
                 by[top(j)] = by.get(top(j), 0) + 1
     for other, by in overlaps.items():
-        root[other] = max(by, key=lambda h: (by[h], -h))  # (both are tops: the hiding things join nothing)
+        root[other] = max(by, key=lambda a: (by[a], -a))  # (both are tops: an arm joins nothing)
     groups: dict[int, list[Unknown]] = {}
     for i, u in enumerate(unknowns):
         groups.setdefault(top(i), []).append(u)

@@ -117,8 +117,8 @@ def caption(observation: Observation) -> str:
     one_of = (observation.layout or {}).get("monster_one_of") or []
     glared = sum(u.reason == GLARE for u in observation.unknowns)
     armed = sum(u.reason == ARM for u in observation.unknowns)
-    # things, not places: a coaster the scan cut into a dozen card-sized places is one (and places
-    # that glare or an arm hides are part of what hides them)
+    # things, not places: a coaster the scan cut into a dozen card-sized places is one (and the
+    # places an arm hides are part of the arm)
     unknown = sum(not hidden_by(thing) for thing in unknown_things(
         [u for u in observation.unknowns if not is_monster(u, monster) and not any(is_monster(u, m) for m in one_of)]))
     lines = [f"{len(observation.items)} cards"]

@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
     one_of = (obs.layout or {}).get("monster_one_of") or []  # places apart the Monster may stand on
     maybe = [u for u in unknowns if any(is_monster(u, m) for m in one_of)]
     where = ", the Monster" if monster else f", the Monster on one of {len(one_of)} places" if one_of else ""
-    # things, not places: what the scan cut into places side by side is one thing, and places that
-    # glare or an arm hides are part of it (as on the overlay)
+    # things, not places: what the scan cut into places side by side is one thing, and the places
+    # an arm hides are part of it (as on the overlay)
     groups = unknown_things([u for u in unknowns if u not in maybe])
     under = {id(u): hidden_by(t) for t in groups for u in t}
     things = [t for t in groups if not hidden_by(t)]
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
               f"board cell {monster['cell'][0]}, {monster['cell'][1]}")
     for u in unknowns:
         what = "maybe the Monster" if u in maybe else "glare" if u.reason == GLARE else \
-            "a hand or an arm" if u.reason == ARM else "hidden by glare" if under.get(id(u)) == GLARE else \
+            "a hand or an arm" if u.reason == ARM else \
             "hidden by a hand or an arm" if under.get(id(u)) == ARM else "unknown object"
         print(f"  {what} at ({u.center_mm[0]:.1f}, {u.center_mm[1]:.1f}) mm, "
               f"{u.size_mm[0]:.0f}x{u.size_mm[1]:.0f} mm ({u.reason})")

@@ -621,7 +621,7 @@ class Session:
         glared = sum(glare is not None and getattr(u, "reason", "") == glare for u in unknowns)
         armed = sum(arm is not None and getattr(u, "reason", "") == arm for u in unknowns)
         # things, not places: a coaster the scan cut into a dozen card-sized places is one, and the
-        # places glare or an arm hides are part of it
+        # places an arm hides are part of the arm
         if group is not None and hider is not None:
             unknown = sum(not hider(thing) for thing in group(list(unknowns)))
         else:

@@ -163,12 +163,21 @@ def test_places_an_arm_overlaps_are_what_it_hides_not_things_unknown(monkeypatch
     as no card whose "?" outlines crossed the arm's own. A thing of such places that overlaps the
     arm's (by HIDDEN_OVERLAP_MM, not only touching) is part of what the arm hides: one outline, one
     "hand", not counted unknown. A place touching the arm, or overlapping it less, is a thing of
-    its own, as is one far off; one overlapping both an arm and a lamp's glare joins the one it
-    overlaps in more places."""
+    its own, as is one far off, and one overlapping a lamp's glare only (a foreign card half in
+    its white is still shown); one overlapping two arms joins the one it overlaps in more places."""
     import vision.overlay as overlay
     from vision.calibration import Calibration
     from vision.layout import NOT_IN_PACK
-    from vision.observation import ARM, GLARE, HIDDEN_OVERLAP_MM, Observation, TableSpec, Unknown, hidden_by, unknown_things
+    from vision.observation import (
+        ARM,
+        GLARE,
+        HIDDEN_OVERLAP_MM,
+        Observation,
+        TableSpec,
+        Unknown,
+        hidden_by,
+        unknown_things,
+    )
 
     cal = Calibration(TableSpec(), (1000, 700), np.eye(3), {})  # 1 px a mm
     arm = [Unknown((500.0, 350.0 + 50.0 * k), (50.0, 50.0), ARM) for k in range(4)]
@@ -188,10 +197,12 @@ def test_places_an_arm_overlaps_are_what_it_hides_not_things_unknown(monkeypatch
     assert overlay.caption(obs) == "0 cards, 2 unknown, a hand hides part of the table"
     red = (img == overlay.UNKNOWN).all(axis=2)
     assert not red[360:380, 524:526].any()  # the arm's side inside `under` is no outline now
-    # between an arm (two places) and glare (one), a thing overlapping both is the arm's
     lit = Unknown((570.0, 360.0), (50.0, 50.0), GLARE)
+    assert unknown_things([lit, under]) == [[lit], [under]]
+    # between an arm (two places) and another (one), a thing overlapping both is the first's
+    other = Unknown((570.0, 360.0), (50.0, 50.0), ARM)
     both = Unknown((530.0, 380.0), (50.0, 50.0), NOT_IN_PACK)
-    assert unknown_things([lit, *arm[:2], both]) == [[lit], [arm[0], arm[1], both]]
+    assert unknown_things([other, *arm[:2], both]) == [[other], [arm[0], arm[1], both]]
 
 
 def test_an_unknowns_corners_follow_its_turn():
