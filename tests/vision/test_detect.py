@@ -484,3 +484,43 @@ def test_what_a_cards_outline_encloses_is_found_where_its_colours_are_the_cloths
     assert 63 * 88 <= int(stats[card, 4]) < 1.15 * 63 * 88, areas
     assert (labels[110:180, 160:205] == card).all()
     assert all(a < 400 for a in areas[:-1]), areas
+
+
+@pytest.mark.parametrize("px_per_mm", [1.0, 2.0])
+def test_the_sides_of_a_card_are_seen_as_its_outline_and_the_cloth_shows_none(px_per_mm):
+    """outline_sides counts the sides of a place along which an edge runs that stands out from
+    the print inside and the cloth outside: four for a card's own place, upright or turned, and
+    fewer than a card's three (vision.scan.OUTLINED_SIDES) on bare cloth, where an edge as strong
+    as its strongest off the side lies on it by chance."""
+    from vision.detect import edge_maps, outline_sides
+
+    rng = np.random.default_rng(3)
+    s = px_per_mm
+    h, w = round(300 * s), round(400 * s)
+    top = np.empty((h, w, 3), np.uint8)
+    top[:] = (70, 120, 60)
+    # the cloth's weave and uneven dye: fine noise over soft patches
+    patches = cv2.resize(rng.normal(0, 8, (h // 20, w // 20, 1)), (w, h))[:, :, None]
+    weave = cv2.GaussianBlur(rng.normal(0, 4, (h, w)), (0, 0), 1.0 * s)[:, :, None]  # (through the lens)
+    top = np.clip(top + patches + weave, 0, 255).astype(np.uint8)
+
+    def lay(centre, turn):
+        """A card's face laid with its centre at `centre` (mm), turned `turn` degrees: its corners (mm)."""
+        face = cv2.resize(random_face(rng), (round(63 * s), round(88 * s)), interpolation=cv2.INTER_AREA)
+        m = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), -turn, 1.0)
+        m[:, 2] += np.array(centre) * s - np.array([face.shape[1] / 2, face.shape[0] / 2])
+        laid = cv2.warpAffine(face, m, (w, h), flags=cv2.INTER_LINEAR)
+        where = cv2.warpAffine(np.full(face.shape[:2], 255, np.uint8), m, (w, h), flags=cv2.INTER_NEAREST) > 0
+        top[where] = laid[where]
+        a = np.radians(turn)
+        right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        c = np.array(centre, np.float64)
+        return [c + sx * 31.5 * right + sy * 44.0 * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+
+    upright, turned = lay((130.0, 120.0), 0.0), lay((280.0, 150.0), 30.0)
+    edges = edge_maps(top)
+    assert outline_sides(edges, upright, px_per_mm) == 4
+    assert outline_sides(edges, turned, px_per_mm) == 4
+    for centre in ((330.0, 60.0), (60.0, 250.0), (200.0, 240.0)):  # bare cloth
+        cloth = [(centre[0] + dx, centre[1] + dy) for dx, dy in ((-31.5, -44), (31.5, -44), (31.5, 44), (-31.5, 44))]
+        assert outline_sides(edges, cloth, px_per_mm) <= 2, centre

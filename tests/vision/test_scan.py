@@ -1253,6 +1253,22 @@ def test_the_cloth_the_mask_holds_at_the_edge_warns_of_no_hand():
     check_against_truth(obs, truth)
 
 
+def test_a_guess_where_no_card_outline_is_seen_is_shown_as_what_lies_there():
+    """Bench seed 9, proxy Highways & Byways 262: a lamp's glare spot on a check cloth, cut into
+    card places, was listed as four byway cards to check (0.56-0.69), where no card lies. A
+    listing whose place shows fewer than three sides of a card's outline
+    (scan.OUTLINED_SIDES) is no card to check: those four are the glare now. The construction
+    card half under a hand, its outline seen, is still listed."""
+    from vision.observation import GLARE
+
+    pack, frame, truth = bench_scene("highwaysbyways", 262, seed=9)
+    obs = scan(frame, "highwaysbyways", pack=pack)
+    (card,) = truth.items
+    assert [(u.id, near(u.center_mm, card.center_mm, 10)) for u in obs.unsure] == [(card.id, True)]
+    assert sum(u.reason == GLARE for u in obs.unknowns) >= 4
+    check_against_truth(obs, truth)
+
+
 def test_an_arm_whose_shadow_joins_it_at_the_edge_is_still_the_arm():
     """Bench seed 9, photo-like Highways & Byways 288: a forearm reaching in over a dark dotted
     cloth. Read as the dotted cloth it is, the arm's soft shadow beside it is foreground too, so
