@@ -1132,7 +1132,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
         obs.items = [it for it in obs.items if id(it) not in on_arm]
     # a listing where no card's outline is seen is no card to check but a thing (see
-    # OUTLINED_SIDES), named a hand or glare below when it is one. They are the last unknowns
+    # OUTLINED_SIDES), named the glare below when a lamp's white is a good part of it (one of an
+    # arm joined to the table's edge was named the arm above, as a listing). They are the last unknowns
     # (from `outlined` on) until the layout is read, which takes them as the readings they were:
     # as unknowns, they were taken for the Monster's place (bench seed 9, the 167 photo-like scenes
     # where this acts: the Monster found right 19 times before, 15 so; wrong once before, 4 times)
@@ -1175,8 +1176,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     if arms:
         # a place read as no card that is mostly an arm's colour is the arm (a chain of them over a
         # board once gave the Monster's place, under the hand): named so before the layout reads
-        # the places where the Monster may stand
-        for k, u in enumerate(obs.unknowns):
+        # the places where the Monster may stand. Not a card listed where no outline is seen (see
+        # OUTLINED_SIDES): as a listing, it is the arm only joined to it (above, by `reach`); by
+        # colour alone, a cork coaster lying apart was named the arm (bench seed 1, proxy
+        # Highways & Byways 27)
+        for k, u in enumerate(obs.unknowns[:outlined]):
             if u.reason == layout.NOT_IN_PACK and hand.share_of_arm(
                     det.rectified, np.asarray(u.corners_mm()) * det.px_per_mm, arms) >= hand.NAMED:
                 obs.unknowns[k] = dataclasses.replace(u, reason=ARM)

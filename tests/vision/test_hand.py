@@ -387,10 +387,13 @@ def test_a_card_beside_the_hand_that_joins_it_to_the_arm_is_read(i, cid):
 
     On 14 (a blue check) the check's lattice (detect._periodic_mask) also finds the dark edge of
     the York pile between the card and the fingers, so the card is joined to the hand again: it
-    is listed to check (0.69, 8 mm off), no longer read (docs/benchmarks.md, thirty-third pass).
-    It must not be lost, nor read as another card."""
+    is listed to check (0.69, 8 mm off), no longer read (docs/benchmarks.md, thirty-third pass),
+    and as less than three sides of its outline are seen there past the fingers
+    (scan.OUTLINED_SIDES), it is shown as a place unknown where it lies (docs/benchmarks.md,
+    forty-ninth pass). It must not be lost, nor read as another card."""
     from tests.vision.test_scan import bench_scene, near
     from vision import scan
+    from vision.layout import NOT_IN_PACK
     from vision.observation import ARM
 
     pack, frame, truth = bench_scene("highwayman", i, photo=True, seed=3)
@@ -399,7 +402,8 @@ def test_a_card_beside_the_hand_that_joins_it_to_the_arm_is_read(i, cid):
     # (a listing to check is placed by its cell, up to 10 mm off: see test_scan.check_against_truth)
     read = any(it.id == cid and near(it.center_mm, card.center_mm, 5) for it in obs.items)
     listed = any(it.id == cid and near(it.center_mm, card.center_mm, 10) for it in obs.unsure)
-    assert read or (i == 14 and listed)
+    shown = any(u.reason == NOT_IN_PACK and near(u.center_mm, card.center_mm, 10) for u in obs.unknowns)
+    assert read or (i == 14 and (listed or shown))
     assert not any(near(it.center_mm, card.center_mm, 20) and it.id != cid for it in obs.items)
     # the arm is still reported where it lies: named (92), or as the region it joins (14, as before)
     assert any(u.reason == ARM or max(u.size_mm) > 150 for u in obs.unknowns)
