@@ -1132,11 +1132,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
         obs.items = [it for it in obs.items if id(it) not in on_arm]
     # a listing where no card's outline is seen is no card to check but a thing (see
-    # OUTLINED_SIDES), named the glare below when a lamp's white is a good part of it (one of an
-    # arm joined to the table's edge was named the arm above, as a listing). They are the last unknowns
-    # (from `outlined` on) until the layout is read, which takes them as the readings they were:
-    # as unknowns, they were taken for the Monster's place (bench seed 9, the 167 photo-like scenes
-    # where this acts: the Monster found right 19 times before, 15 so; wrong once before, 4 times)
+    # OUTLINED_SIDES), named the glare below when a lamp's white is a good part of it (one on an
+    # arm joined to the table's edge was named the arm above, as a listing). They are the last
+    # unknowns (from `outlined` on) until the layout is read, which takes them as the readings
+    # they were: as unknowns, they were taken for the Monster's place (bench seed 9, the 167
+    # photo-like scenes where this acts: the Monster found right 19 times before, 15 so; wrong
+    # once before, 4 times)
     outlined, bare = len(obs.unknowns), []
     if obs.unsure and det.edges is not None:
         bare = [u for u in obs.unsure if detect.outline_sides(det.edges, u.corners_mm, det.px_per_mm) < OUTLINED_SIDES]
