@@ -454,21 +454,19 @@ def outline_sides(edges: Edges, corners_mm: Any, px_per_mm: float = DETECT_PX_PE
     frac = np.linspace(0.5 - SNAP_SIDE / 2, 0.5 + SNAP_SIDE / 2, SNAP_SAMPLES)
     points = start[:, None, :] + (frac[None, :, None] * length[:, None, None]) * along[:, None, :]  # (4, S, 2)
     weight = np.abs(normal)  # the edge across a side is the gradient along its normal
-
-    def across(offset_px: np.ndarray) -> np.ndarray:
-        """Edge strength across each side at each sample, for each offset along its normal (O, 4, S)."""
-        p = points[None] + offset_px[:, None, None, None] * normal[None, :, None, :]
-        x = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, w - 1)
-        y = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, h - 1)
-        return ex[y, x] * weight[None, :, None, 0] + ey[y, x] * weight[None, :, None, 1]
-
-    # each the strongest of a few points a mm apart across the side (as many at any scale), so a
-    # plain stretch (the cloth) reads about as strong on the side as off it
-    near = np.arange(-OUTLINE_ON_MM, OUTLINE_ON_MM + 0.5)
-    on = across(near * px_per_mm).max(axis=0).mean(axis=1)
-    off_mm = np.array(OUTLINE_OFF_MM)
-    off = (across(-off_mm * px_per_mm).max(axis=0).mean(axis=1) + across(off_mm * px_per_mm).max(axis=0).mean(axis=1)) / 2
-    return int(np.count_nonzero(on > OUTLINE_RATIO * (off + 1e-3)))
+    # on it: the strongest of a few points a mm apart across the side (as many at any scale), so a
+    # plain stretch (the cloth) reads about as strong on the side as off it; off it: likewise,
+    # inside and outside
+    near, off = np.arange(-OUTLINE_ON_MM, OUTLINE_ON_MM + 0.5), np.array(OUTLINE_OFF_MM)
+    offsets = np.concatenate([near, -off, off]) * px_per_mm
+    p = points[None] + offsets[:, None, None, None] * normal[None, :, None, :]  # (O, 4, S, 2)
+    x = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, w - 1)
+    y = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, h - 1)
+    strength = ex[y, x] * weight[None, :, None, 0] + ey[y, x] * weight[None, :, None, 1]  # (O, 4, S)
+    inside, outside = np.split(strength[len(near):], 2)
+    on = strength[:len(near)].max(axis=0).mean(axis=1)
+    beside = (inside.max(axis=0).mean(axis=1) + outside.max(axis=0).mean(axis=1)) / 2
+    return int(np.count_nonzero(on > OUTLINE_RATIO * (beside + 1e-3)))
 
 
 def snap_cells(cells: Sequence[Candidate], edges: Edges,
