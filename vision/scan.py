@@ -91,6 +91,7 @@ GROW_TOUCH = 0.1
 # bare sides of the latency bench's 30 cards, on wood, cloth and a patterned cloth: 216 of 222
 # under 0.37, the highest 0.67). docs/benchmarks.md, thirty-ninth pass
 GROW_DIFFERS = 0.45
+PIECE_INSET_MM = 5.0  # a piece stands in a place when its centre lies this far inside its sides
 # A cell not read sure with a clear score is read again turned by these many degrees either way
 # (its region's frame may be tilted off its cards): the best sure reading of those replaces it.
 TURN_TRIES = (-12.0, -8.0, -4.0, 4.0, 8.0, 12.0)
@@ -460,7 +461,9 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
                 tried = np.vstack([tried, (x, y, short)])
                 cell = detect.Candidate((float(x), float(y)), c.angle_deg, c.size_key, region)
                 if not det.covers(region, cell, GROW_COVER):
-                    (bare if line or det.covers(region, cell, GROW_TOUCH) else faint).append((cell, m))
+                    # (a piece standing there, where pieces stand on cards, is something lying there)
+                    (bare if line or det.covers(region, cell, GROW_TOUCH)
+                     or (past is not None and _piece_in(cell, det.pieces)) else faint).append((cell, m))
                     continue
                 got = past_a_piece(look(det.snap([cell])[0]), m)
                 if take(got):
@@ -468,8 +471,11 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
         # (and those where something unlike the cloth lies, too faint for the mask: all at once)
         bare += [f for f, differs in zip(faint, det.differ([c for c, _ in faint], GROW_DIFFERS), strict=True) if differs]
         # the best first: two bare places may reach one card
-        for k, cell, first in _first_looks_at_bare([c for c, _ in bare], det, first_look):
-            got = past_a_piece(look(cell, first), bare[k][1])
+        for k, cell, first in _first_looks_at_bare([c for c, _ in bare], det, first_look, stand=past is not None):
+            if first.score >= ACCEPT:
+                got = past_a_piece(look(cell, first), bare[k][1])
+            else:  # (a piece stands there: only the reading past it can count)
+                got = _read_past(past, cell, first) if bare[k][1].score >= WEAK_SURE else (cell, first)
             if take(got):
                 grown.append(got)
         if not grown:
@@ -481,7 +487,7 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
 
 
 def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: detect.Detection, look: Look,
-              first_look: FirstLook) -> list[tuple[detect.Candidate, Match]]:
+              first_look: FirstLook, past: PastAPiece | None = None) -> list[tuple[detect.Candidate, Match]]:
     """The cards read in places beside two or more counted cards, each edge to edge with the
     place (between two in line, or in the corner of two at a right angle), where no sure card
     lies. A card the colour of the cloth leaves the mask bare, and a region's growth reads a
@@ -528,18 +534,21 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
         if all(_apart(place, p) for p in places):
             places.append(place)
     out: list[tuple[detect.Candidate, Match]] = []
-    for _, cell, first in _first_looks_at_bare(places, det, first_look):
-        got = look(cell, first)
+    for _, cell, first in _first_looks_at_bare(places, det, first_look, stand=past is not None):
+        got = look(cell, first) if first.score >= ACCEPT else _read_past(past, cell, first)
         if got[1].status == "sure" and got[1].score >= WEAK_SURE and all(_apart(got[0], o) for o, _ in out):
             out.append(got)
     return out
 
 
-def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection,
-                         first_look: FirstLook) -> list[tuple[int, detect.Candidate, Match]]:
+def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection, first_look: FirstLook,
+                         stand: bool = False) -> list[tuple[int, detect.Candidate, Match]]:
     """Places the mask left bare, each moved onto the edges it sees, with their first looks, all
     read together: those that score like a card (ACCEPT), the best first, each as (its index in
-    `bare`, the place, its first look)."""
+    `bare`, the place, its first look). With `stand` (games whose pieces stand on cards), also
+    those whose first look is under the bar where a piece stands (_piece_in), after the others:
+    a car on Ground Zero, grey on a grey cloth, left its whole face 0.56-0.62 (bench seed 9, proxy
+    Monster Highway 19, 21), and only a reading past the piece tells what lies there."""
     if not bare:
         return []
     # (snap_cells, not det.snap: every bare place is read, none merged into another)
@@ -552,8 +561,33 @@ def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection,
     for j, (k, was) in enumerate(before):
         if first[len(cells) + j].score > first[k].score:
             cells[k], first[k] = dataclasses.replace(was, unsnapped=None), first[len(cells) + j]
-    return sorted(((k, c, f) for k, (c, f) in enumerate(zip(cells, first[:len(cells)], strict=True))
-                   if f.score >= ACCEPT), key=lambda kcf: -kcf[2].score)
+    looks = list(enumerate(zip(cells, first[:len(cells)], strict=True)))
+    out = sorted(((k, c, f) for k, (c, f) in looks if f.score >= ACCEPT), key=lambda kcf: -kcf[2].score)
+    if stand:
+        out += sorted(((k, c, f) for k, (c, f) in looks if f.score < ACCEPT and _piece_in(c, det.pieces)),
+                      key=lambda kcf: -kcf[2].score)
+    return out
+
+
+def _read_past(past: PastAPiece | None, cell: detect.Candidate, first: Match) -> tuple[detect.Candidate, Match]:
+    """A bare place whose first look is under the recogniser's bar, a piece standing in it (see
+    _first_looks_at_bare), read past the piece; its first look where that reads nothing clearly.
+    (A first look of no card is read past the piece where the place lies: a bright car on a grey
+    tile outweighs the rest of it.)"""
+    if past is None:
+        return cell, first
+    return cell, past(cell, first if first.id is not None else dataclasses.replace(first, center_mm=cell.center_mm)) or first
+
+
+def _piece_in(cell: detect.Candidate, pieces: Sequence[detect.Region]) -> bool:
+    """Whether the centre of one of `pieces` lies inside `cell`, PIECE_INSET_MM in from its sides."""
+    if not pieces:
+        return False
+    a = np.radians(cell.angle_deg)
+    d = np.array([p.center_mm for p in pieces], float) - cell.center_mm
+    across = np.abs(d[:, 0] * np.cos(a) + d[:, 1] * np.sin(a))
+    along = np.abs(-d[:, 0] * np.sin(a) + d[:, 1] * np.cos(a))
+    return bool(((across <= cell.size_key[0] / 2 - PIECE_INSET_MM) & (along <= cell.size_key[1] / 2 - PIECE_INSET_MM)).any())
 
 
 def _recentred(found: list[tuple[detect.Candidate, Match]], look: Look) -> list[tuple[detect.Candidate, Match]]:
@@ -936,7 +970,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # the places beside two counted cards that no sure card holds, and the cards beside those
     # (see _enclosed)
     enclosed: dict[int, list[tuple[detect.Candidate, Match]]] = {}
-    for c, m in _enclosed(by_region, det, look, first_look):
+    for c, m in _enclosed(by_region, det, look, first_look, past_a_piece if pieces_stand else None):
         enclosed.setdefault(c.region, []).append((c, m))
     for region, new in enclosed.items():
         by_region[region] = grow(by_region[region] + new, det, region, look, first_look, start=new)
