@@ -393,11 +393,12 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     A place the mask leaves bare is read too (a dark card on dark wood, a card the colour of the
     cloth: the mask held the two ends of a row of nine and nothing between them) when the mask
     touches it (GROW_TOUCH), when it continues a line of cards (the place on the card's other
-    side is held) from a card the mask left bare too, or when what lies there differs from the
-    cloth, too faintly for the mask (GROW_DIFFERS); but only as a first look, all of a round's
-    together (`first_look`): only one that scores like a card (ACCEPT) is read in full (turned,
-    when it is not sure: the card beside a starter card laid 4 degrees off read 0.82, unsure, on
-    the starter's square). Each bare place costs a reading (about 1 ms): reading every bare side
+    side is held) from a card the mask left bare too, when what lies there differs from the
+    cloth, too faintly for the mask (GROW_DIFFERS), or (with `past`) when a piece stands in it;
+    but only as a first look, all of a round's together (`first_look`): only one that scores
+    like a card (ACCEPT) is read in full (turned, when it is not sure: the card beside a starter
+    card laid 4 degrees off read 0.82, unsure, on the starter's square), and one under the bar
+    with a piece in it only past the piece (see _first_looks_at_bare). Each bare place costs a reading (about 1 ms): reading every bare side
     of every card took the bench's 30-card scan from about 100 to 190 ms, and every line's ends
     from 102 to 110-117 ms. `start`: the cards to grow from (all the sure ones that count, by
     default).
