@@ -1870,13 +1870,16 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                                                    lab, px_per_mm, 2) if not any(_same_cells(c, r) for r in ranked)]
         if lab in beside_arm:
             beside += ranked[0]
-            # and its best split into each other size: where the arm cuts a row of Big Sur cards,
-            # what is left may fit a lattice of landmark tiles better (bench seed 9, proxy Big
-            # Sur 288). Read in this order, a place read sure first keeps its card (vision.scan)
-            sizes = {g.key for g, _ in distinct[:1]}
+            # and its best split into each other size, and each other way round: where the arm
+            # cuts a row of Big Sur cards, what is left may fit a lattice of landmark tiles better
+            # (bench seed 9, proxy Big Sur 288); a card beside the fingers with the cloth's flecks
+            # beside it fitted two cards turned across it better than itself (bench seed 3,
+            # photo-like Highwayman 92). Read in this order, a place read sure first keeps its
+            # card (vision.scan)
+            ways = {_way(g, split) for (g, _), split in zip(distinct[:1], ranked, strict=False)}
             for (g, _), split in zip(distinct[1:MAX_ALTERNATIVES], ranked[1:], strict=False):
-                if g.key not in sizes:
-                    sizes.add(g.key)
+                if _way(g, split) not in ways:
+                    ways.add(_way(g, split))
                     beside += split
             continue
         candidates += ranked[0]
@@ -1895,6 +1898,14 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     det.partial = det.snap(partial)
     det.beside_arm = det.snap(beside)
     return det
+
+
+def _way(fit: _GridFit, cells: Sequence[Candidate]) -> tuple[tuple[float, float], int]:
+    """A split's card size and which way its cards lie (0: long side within 45 degrees of the
+    table's y axis, 1: of its x axis; 0 for square cards)."""
+    if fit.key[0] == fit.key[1] or not cells:
+        return fit.key, 0
+    return fit.key, round((cells[0].angle_deg % 180.0) / 90.0) % 2
 
 
 def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2: float,
