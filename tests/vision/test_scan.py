@@ -925,18 +925,22 @@ def test_a_row_of_the_dotted_cloths_colours_is_found_by_its_outline():
     check_against_truth(obs, truth)
 
 
-def test_a_ragged_region_no_card_fits_is_traced_by_its_outline():
+@pytest.mark.parametrize("i,cards", [(245, ("bs-03", "bs-08", "bs-46")), (9, ("bs-13", "bs-29"))])
+def test_a_ragged_region_no_card_fits_is_traced_by_its_outline(i, cards):
     """Bench seed 9, proxy Big Sur 245: a seat's column of three cards edge to edge on green felt,
     two of them forest cards whose green is nearly the felt's. The mask left a ragged region of
     92 x 193 mm that no card fits, shown as something not card-shaped, and none of the three was
     found, in a clean, sharp frame. The outline round it encloses the three cards: split as the
-    recogniser must confirm, each is read."""
-    pack, frame, truth = bench_scene("bigsur", 245, seed=9)
+    recogniser must confirm, each is read. Proxy Big Sur 9: two forest cards side by side on
+    green felt, of whose 130 x 91 mm the mask held only the frames, the road and the labels, 42 %:
+    their outline encloses 2.4 times the region (detect.TRACE_MOST)."""
+    pack, frame, truth = bench_scene("bigsur", i, seed=9)
     obs = scan(frame, "bigsur", pack=pack)
-    for cid in ("bs-03", "bs-08", "bs-46"):
+    for cid in cards:
         (t,) = [t for t in truth.items if t.id == cid]
         assert [it.id for it in obs.items if near(it.center_mm, t.center_mm, 10)] == [cid], cid
-    assert not obs.unknowns, obs.unknowns
+    # (no "?" but on what is not a card: a foreign card beside the rows of scene 9)
+    assert all(any(near(u.center_mm, d.center_mm, 10) for d in truth.distractors) for u in obs.unknowns), obs.unknowns
     check_against_truth(obs, truth)
 
 
