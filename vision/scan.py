@@ -398,10 +398,10 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
     but only as a first look, all of a round's together (`first_look`): only one that scores
     like a card (ACCEPT) is read in full (turned, when it is not sure: the card beside a starter
     card laid 4 degrees off read 0.82, unsure, on the starter's square), and one under the bar
-    with a piece in it only past the piece (see _first_looks_at_bare). Each bare place costs a reading (about 1 ms): reading every bare side
-    of every card took the bench's 30-card scan from about 100 to 190 ms, and every line's ends
-    from 102 to 110-117 ms. `start`: the cards to grow from (all the sure ones that count, by
-    default).
+    with a piece in it only past the piece (see _first_looks_at_bare). Each bare place costs a
+    reading (about 1 ms): reading every bare side of every card took the bench's 30-card scan
+    from about 100 to 190 ms, and every line's ends from 102 to 110-117 ms. `start`: the cards
+    to grow from (all the sure ones that count, by default).
 
     `past` (games whose pieces stand on cards): a place beside a clear card (WEAK_SURE) whose
     whole face named a card but not clearly is read again past a piece standing on it, and taken
@@ -472,7 +472,8 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
         # (and those where something unlike the cloth lies, too faint for the mask: all at once)
         bare += [f for f, differs in zip(faint, det.differ([c for c, _ in faint], GROW_DIFFERS), strict=True) if differs]
         # the best first: two bare places may reach one card
-        for k, cell, first in _first_looks_at_bare([c for c, _ in bare], det, first_look, stand=past is not None):
+        looks = _first_looks_at_bare([c for c, _ in bare], det, first_look, stand=past is not None)
+        for k, cell, first in looks:
             if first.score >= ACCEPT:
                 got = past_a_piece(look(cell, first), bare[k][1])
             else:  # (a piece stands there: only the reading past it can count)
@@ -570,14 +571,16 @@ def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection, fi
     return out
 
 
-def _read_past(past: PastAPiece | None, cell: detect.Candidate, first: Match) -> tuple[detect.Candidate, Match]:
+def _read_past(past: PastAPiece | None, cell: detect.Candidate,
+               first: Match) -> tuple[detect.Candidate, Match]:
     """A bare place whose first look is under the recogniser's bar, a piece standing in it (see
     _first_looks_at_bare), read past the piece; its first look where that reads nothing clearly.
     (A first look of no card is read past the piece where the place lies: a bright car on a grey
     tile outweighs the rest of it.)"""
     if past is None:
         return cell, first
-    return cell, past(cell, first if first.id is not None else dataclasses.replace(first, center_mm=cell.center_mm)) or first
+    at = first if first.id is not None else dataclasses.replace(first, center_mm=cell.center_mm)
+    return cell, past(cell, at) or first
 
 
 def _piece_in(cell: detect.Candidate, pieces: Sequence[detect.Region]) -> bool:
@@ -588,7 +591,8 @@ def _piece_in(cell: detect.Candidate, pieces: Sequence[detect.Region]) -> bool:
     d = np.array([p.center_mm for p in pieces], float) - cell.center_mm
     across = np.abs(d[:, 0] * np.cos(a) + d[:, 1] * np.sin(a))
     along = np.abs(-d[:, 0] * np.sin(a) + d[:, 1] * np.cos(a))
-    return bool(((across <= cell.size_key[0] / 2 - PIECE_INSET_MM) & (along <= cell.size_key[1] / 2 - PIECE_INSET_MM)).any())
+    half = np.asarray(cell.size_key) / 2 - PIECE_INSET_MM
+    return bool(((across <= half[0]) & (along <= half[1])).any())
 
 
 def _recentred(found: list[tuple[detect.Candidate, Match]], look: Look) -> list[tuple[detect.Candidate, Match]]:

@@ -940,7 +940,8 @@ def test_a_ragged_region_no_card_fits_is_traced_by_its_outline(i, cards):
         (t,) = [t for t in truth.items if t.id == cid]
         assert [it.id for it in obs.items if near(it.center_mm, t.center_mm, 10)] == [cid], cid
     # (no "?" but on what is not a card: a foreign card beside the rows of scene 9)
-    assert all(any(near(u.center_mm, d.center_mm, 10) for d in truth.distractors) for u in obs.unknowns), obs.unknowns
+    on_things = [any(near(u.center_mm, d.center_mm, 10) for d in truth.distractors) for u in obs.unknowns]
+    assert all(on_things), obs.unknowns
     check_against_truth(obs, truth)
 
 
