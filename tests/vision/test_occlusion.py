@@ -387,7 +387,7 @@ def test_a_bare_place_a_car_leaves_under_the_bar_is_read_past_the_car(i):
     that leaves its body bare in the mask. The place, beside clear tiles, was offered only as a
     bare place, and its whole face with the car on it read 0.56 and 0.62, under the recogniser's
     bar: it was not read further, and nothing at all was reported there. Where a piece stands in
-    a bare place whose first look names a card, the place is read past the piece: Ground Zero
+    a bare place whose first look is under the bar, the place is read past the piece: Ground Zero
     counts, and nothing is listed there to check."""
     at = (525, 375)
     obs = _counted_in_bench_scene(i, "ground-zero", at, seed=9)
