@@ -1878,8 +1878,9 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             # card (vision.scan)
             ways = {_way(g, split) for (g, _), split in zip(distinct[:1], ranked, strict=False)}
             for (g, _), split in zip(distinct[1:MAX_ALTERNATIVES], ranked[1:], strict=False):
-                if _way(g, split) not in ways:
-                    ways.add(_way(g, split))
+                way = _way(g, split)
+                if way not in ways:
+                    ways.add(way)
                     beside += split
             continue
         candidates += ranked[0]
