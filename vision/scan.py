@@ -1087,14 +1087,20 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # board a hand reaches into. In a region that is neither doubtful nor weak, any place
             # whose whole face named a card is read so: a crossroads under a car at a board's
             # edge, the tiles beside it hidden by a hand, read 0.50 unsure 7 mm off its place
-            # and 0.88-0.93 past the car (bench seed 3, Monster Highway scene 27, both packs)
+            # and 0.88-0.93 past the car (bench seed 3, Monster Highway scene 27, both packs).
+            # A place whose whole face named no card is read so where the grid explains it, or
+            # where it lies edge to edge with a clear tile (as the grid would place it) in a region
+            # the grid explains or its clear tiles hold: a car's yellow on a curve's bend left the
+            # whole face at 0.31, on a board whose grid missed that place, and only a "not a card"
+            # was shown there (bench seed 9, proxy Monster Highway 12, 72)
             clear_cells = [c for c, m in found if m.status == "sure" and m.score >= WEAK_SURE]
             # (a sure reading that would be listed unsure, as below, too: a car on a road tile
             # keeps its whole face at 0.70-0.75, which counts only in a clean grid)
             listed_below = WEAK_SURE if (doubtful or weak) else COUNTED
             past = {id(c) for c, m in found if (m.status != "sure" or m.score < listed_below) and (
                 (id(c) in gridded and (held or not weak))
-                or (m.id is not None and (not (doubtful or weak) or any(_beside(c, o) for o in clear_cells))))}
+                or (m.id is not None and (not (doubtful or weak) or any(_beside(c, o) for o in clear_cells)))
+                or (m.id is None and (held or not weak) and any(_edge_to_edge(o, c) for o in clear_cells)))}
             found = [(cand, (past_a_piece(cand, m if m.id is not None else dataclasses.replace(m, center_mm=cand.center_mm))
                              or m) if id(cand) in past else m)
                      for cand, m in found]

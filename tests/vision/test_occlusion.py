@@ -392,3 +392,14 @@ def test_a_bare_place_a_car_leaves_under_the_bar_is_read_past_the_car(i):
     at = (525, 375)
     obs = _counted_in_bench_scene(i, "ground-zero", at, seed=9)
     assert not any(np.hypot(u.center_mm[0] - at[0], u.center_mm[1] - at[1]) < 15 for u in obs.unsure)
+
+
+@pytest.mark.parametrize("i,card,at", [(12, "road-curve", (525, 525)), (72, "swap", (475, 375))])
+def test_a_place_read_as_no_card_beside_clear_tiles_is_read_past_the_car(i, card, at):
+    """Bench seed 9, proxy Monster Highway 12 and 72: a car on a tile of a board whose grid did not
+    explain it (a weak region, held by its clear tiles), the place found from the tiles beside it.
+    Its whole face read as no card at all (0.31: the car's yellow on a curve's bend), and only a
+    place the grid explains, or one whose whole face named a card, was read past a piece: nothing
+    counted there, only a "not a card" was shown. A place edge to edge with a clear tile whose
+    whole face names no card is read past the piece as such a place is: the tile counts."""
+    _counted_in_bench_scene(i, card, at, seed=9)
