@@ -52,6 +52,7 @@ DIFFER_RATIO = 0.3  # where two designs differ, the right one must fit about 3x 
 QUARTER = 0.2  # every textured quarter of a sure match must correlate at least this well ...
 QUARTER_CHECKED = 0.8  # ... when the whole face correlates less than this (one bad quarter of four
 # cannot leave a higher score)
+FLAT_SIGMA = 3.0  # px of the fine template (see flattened)
 SYMMETRIC = 0.93  # a face whose turned copy correlates this well with itself is symmetric
 
 
@@ -113,6 +114,15 @@ def _prep(img: np.ndarray) -> np.ndarray:
     """Float Lab with a light blur: the common space for templates and crops."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     return cv2.GaussianBlur(lab, (0, 0), 0.8)
+
+
+def flattened(img: np.ndarray) -> np.ndarray:
+    """A prepared picture (Lab float) with its lightness less its own blur (FLAT_SIGMA px), its
+    colour as it was: what a plastic sleeve's sheen leaves alone inside its band, where the light it
+    adds (+12 % towards white across a third of the card) is even."""
+    out = np.array(img, np.float32, copy=True)
+    out[:, :, 0] -= cv2.GaussianBlur(out[:, :, 0], (0, 0), FLAT_SIGMA)
+    return out
 
 
 def coarse_descriptor(fine: np.ndarray) -> np.ndarray:
@@ -199,9 +209,16 @@ class SizeClass:
     # always compared, even when the coarse shortlist leaves them out
     twins: np.ndarray | None = None
     _templates: _Templates | None = field(default=None, init=False, repr=False, compare=False)
+    _flat_templates: _Templates | None = field(default=None, init=False, repr=False, compare=False)
 
-    def templates(self) -> _Templates:
-        """The fine templates laid out for correlating many at once (built on first use)."""
+    def templates(self, flat: bool = False) -> _Templates:
+        """The fine templates laid out for correlating many at once (built on first use); with
+        `flat`, of the templates with their lightness flattened (see flattened)."""
+        if flat:
+            if self._flat_templates is None:
+                faces = np.stack([flattened(f) for f in self.fine]) if len(self.fine) else self.fine
+                self._flat_templates = _Templates(faces, self.desc_entry, len(self.entry_id))
+            return self._flat_templates
         if self._templates is None:
             self._templates = _Templates(self.fine, self.desc_entry, len(self.entry_id))
         return self._templates
@@ -527,12 +544,14 @@ class CardIndex:
         return list(self.classes)
 
     def identify(self, frame: np.ndarray, to_image: np.ndarray, center_mm: Sequence[float],
-                 angle_deg: float, key: tuple[float, float], lit: np.ndarray | None = None) -> Match:
+                 angle_deg: float, key: tuple[float, float], lit: np.ndarray | None = None,
+                 flat: bool = False) -> Match:
         """Identify the card of size class `key` centred at center_mm whose long axis points
         along angle_deg (degrees clockwise from table "up"); to_image maps table mm -> image px.
         `lit`: where a lamp's light taken out of the frame was strong (0/255, frame size; see
-        vision.glare.lit), which does not decide a near tie (see _verdict)."""
-        return self._identify_all(frame, to_image, [(center_mm, angle_deg, key)], lit)[0]
+        vision.glare.lit), which does not decide a near tie (see _verdict). `flat`: correlated
+        with the lightness flattened, crop and templates alike (see flattened)."""
+        return self._identify_all(frame, to_image, [(center_mm, angle_deg, key)], lit, flat)[0]
 
     def identify_many(self, frame: np.ndarray, to_image: np.ndarray,
                       cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]],
@@ -544,7 +563,7 @@ class CardIndex:
 
     def _identify_all(self, frame: np.ndarray, to_image: np.ndarray,
                       cells: Sequence[tuple[Sequence[float], float, tuple[float, float]]],
-                      lit: np.ndarray | None) -> list[Match]:
+                      lit: np.ndarray | None, flat: bool = False) -> list[Match]:
         classes = [self.classes[key] for _, _, key in cells]
         crops = [extract(frame, to_image, c, a, key) for c, a, key in cells]
         # (the light's mask cut as the crop is, only for a crop whose reading is a near tie: see
@@ -558,7 +577,7 @@ class CardIndex:
         for group in by_class.values():
             found = self._match_crops(classes[group[0]], [crops[n][0] for n in group], [crops[n][1] for n in group],
                                       [cells[n][1] for n in group], [cells[n][0] for n in group],
-                                      None if lits is None else [lits[n] for n in group])
+                                      None if lits is None else [lits[n] for n in group], flat)
             for n, m in zip(group, found, strict=True):
                 out[n] = m
         return [m for m in out if m is not None]
@@ -570,17 +589,20 @@ class CardIndex:
 
     def _match_crops(self, sc: SizeClass, crops: Sequence[np.ndarray], crop_to_mm: Sequence[np.ndarray | None],
                      angle_deg: Sequence[float], center_mm: Sequence[Sequence[float]],
-                     lits: Sequence[Callable[[], np.ndarray | None]] | None = None) -> list[Match]:
+                     lits: Sequence[Callable[[], np.ndarray | None]] | None = None,
+                     flat: bool = False) -> list[Match]:
         """match_crop of several crops of one size class: each crop's shortlist and verdict are its
         own, its correlations are worked out with the other crops' (_correlate_many). `lits`: each
-        crop's strongly lit pixels (see identify), cut when asked for, or None."""
+        crop's strongly lit pixels (see identify), cut when asked for, or None. `flat`: see
+        identify (the shortlist, a near tie's look where the designs differ and the quarters are
+        still worked out from the crops as they are)."""
         h, w = fine_shape(sc.key)
         for crop in crops:
             if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 \
                     or crop.shape[0] < h + SLACK or crop.shape[1] < w + SLACK:
                 raise CropError(f"a crop of shape {getattr(crop, 'shape', type(crop).__name__)} cannot hold a "
                                 f"{h}x{w} template with {SLACK} px of slack in 3 channels (see extract)")
-        tpl = sc.templates()
+        tpl = sc.templates(flat)
         ranked, first = [], []
         for crop in crops:
             sims = sc.desc @ coarse_descriptor(crop[SLACK:SLACK + h, SLACK:SLACK + w])
@@ -593,7 +615,7 @@ class CardIndex:
             if sc.twins is not None:
                 lead = lead + [int(t) for e in lead for t in sc.twins[e] if t >= 0]
             first.append(lead)
-        windows = [_CropWindows(crop, h, w) for crop in crops]
+        windows = [_CropWindows(flattened(crop) if flat else crop, h, w) for crop in crops]
         scored: list[list[tuple[float, int, Any]]] = [[] for _ in crops]
 
         def correlate(which: Sequence[int], entries: Sequence[Iterable[int]]) -> None:
@@ -614,16 +636,16 @@ class CardIndex:
                 unclear.append(n)
         correlate(unclear, [ranked[n][2:] for n in unclear])
         return [self._verdict(sc, crops[n], scored[n], crop_to_mm[n], angle_deg[n], center_mm[n],
-                              None if lits is None else lits[n])
+                              None if lits is None else lits[n], flat)
                 for n in range(len(crops))]
 
     def _verdict(self, sc: SizeClass, crop: np.ndarray, scored: list[tuple[float, int, Any]],
                  crop_to_mm: np.ndarray | None, angle_deg: float, center_mm: Sequence[float],
-                 lit: Callable[[], np.ndarray | None] | None = None) -> Match:
+                 lit: Callable[[], np.ndarray | None] | None = None, flat: bool = False) -> Match:
         """The Match of a crop from its correlations with the shortlisted entries, best first;
         `lit` gives (bool, the crop's size, or None) its pixels under a lamp's strong light."""
         h, w = fine_shape(sc.key)
-        tpl = sc.templates()
+        tpl = sc.templates(flat)
         score, e, loc = scored[0]
         cid, rot, sym = sc.entry_id[e], int(sc.entry_rot[e]), int(sc.entry_sym[e])
         period = 360 // sym

@@ -337,3 +337,34 @@ def test_the_catalogs_turns_reach_the_index_and_its_digest(monkeypatch):
     facts = identify._catalog_facts("monsterhighway")
     monkeypatch.setattr(identify, "_catalog_facts", lambda game: {**facts, "road-cross": ("road tile", 1)})
     assert identify.pack_digest(pack) != before  # a catalog that changes them is learned afresh
+
+
+def test_a_sleeves_sheen_is_read_past_with_the_lightness_flattened():
+    """A glossy sleeve's sheen (the renderer's: +12 % towards white in a band along a diagonal,
+    about a third of the card) lowers the whole-face correlation of the proxy tiles' flat colours
+    to 0.79-0.91. Read with the lightness flattened (identify(flat=True)), crop and templates
+    alike, the same tiles read 0.93-0.96, the same card at the same turn; bare tiles read the same
+    either way."""
+    from vision.identify import index_for_pack
+    from vision.pack import proxy_pack
+    from vision.synth import Camera, Placement, Scene, render_scene
+
+    pack = proxy_pack("monsterhighway")
+    index = index_for_pack(pack)
+    ids = ["road-curve", "road-straight", "road-tee", "road-cross", "swap", "re-roll", "remove", "ground-zero"]
+    for sleeve in (False, True):
+        placed = tuple(Placement(cid, (200.0 + 80 * k, 300.0), 90.0 * (k % 4), sleeve=sleeve)
+                       for k, cid in enumerate(ids))
+        scene = Scene(placements=placed, pack=pack, background="wood",
+                      camera=Camera(view_deg=4, light=0.2, noise=2, blur=0.6))
+        frame, _ = render_scene(scene, seed=5)
+        to_image = calibrate(frame).homography
+        for p in placed:
+            plain = index.identify(frame, to_image, p.center_mm, 0.0, SQUARE)
+            flat = index.identify(frame, to_image, p.center_mm, 0.0, SQUARE, flat=True)
+            for m in (plain, flat):
+                period = 360 / m.symmetry
+                assert m.id == p.card_id and abs((m.rotation - p.rotation) % period) < 1e-6, (sleeve, p, m)
+            assert flat.status == "sure" and flat.score > 0.9, (sleeve, p.card_id, flat.score)
+            if sleeve:
+                assert flat.score > plain.score + 0.03, (p.card_id, plain.score, flat.score)
