@@ -99,6 +99,13 @@ TURN_TRIES = (-12.0, -8.0, -4.0, 4.0, 8.0, 12.0)
 # the 179 that found a card turned all began at 0.379 or more; the 39 % below 0.3 (a hand, the
 # cloth, tiles cut across) found none, and cost six readings each
 TURN_FROM = 0.3
+# A reading with the lightness flattened (a sleeve's sheen: see look) replaces a sure one under
+# WEAK_SURE only when it is this far ahead of any other card or turn (about twice the recogniser's
+# MARGIN): under the fingers over half of a row's card, a wrong card read sure at 0.66, 0.08 ahead,
+# read 0.80 flattened, still 0.08 ahead (bench seed 9, photo-like Big Sur 76); the 33 readings of
+# the right card so taken in nine scenes (seven of them sleeved) were 0.11 or more ahead, all but
+# one 0.21 or more
+FLAT_AHEAD = 0.15
 # A place read, in the end, as no card or not clearly one, whose best-fitting face lay at least
 # RECENTRE_MM off the cell (at the edge of the recogniser's few mm of slack), is read again
 # where that face fitted, up to RECENTRE_TRIES times (see _recentred)
@@ -583,6 +590,15 @@ def _read_past(past: PastAPiece | None, cell: detect.Candidate,
     return cell, past(cell, at) or first
 
 
+def _same_reading(a: Match, b: Match) -> bool:
+    """Two readings of one place naming the same card at the same turn (within its symmetry)."""
+    if a.id != b.id:
+        return False
+    period = 360.0 / max(1, a.symmetry)
+    off = (a.rotation - b.rotation) % period
+    return min(off, period - off) < 1.0
+
+
 def _piece_in(cell: detect.Candidate, pieces: Sequence[detect.Region]) -> bool:
     """Whether the centre of one of `pieces` lies inside `cell`, PIECE_INSET_MM in from its sides."""
     if not pieces:
@@ -860,6 +876,21 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
 
     def look(c: detect.Candidate, reading: Match | None = None) -> tuple[detect.Candidate, Match]:
         raw = reading or index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key, lit)
+        if raw.status == "sure" and raw.score < WEAK_SURE:
+            # A card in a glossy sleeve: the sheen's band of light (+12 % towards white along a
+            # diagonal, the bench's) left proxy tiles in plain view read sure at 0.72-0.80, short
+            # of what many regions count from, and they were listed to check (bench seed 9, proxy
+            # Monster Highway 60, 64). Read with the lightness flattened (identify(flat=True)),
+            # sleeved tiles that read 0.79-0.91 whole read 0.93-0.96 (tests); the better score is
+            # taken when it names the same card at the same turn. Only for a reading that is sure
+            # (its margin and every quarter of it checked): on the photo-like faces the flattened
+            # reading tells cards apart less well; a pile's top read unsure as the wrong card
+            # (0.50-0.55) read sure so at 0.66-0.73, and a hand read unsure as a card at 0.67
+            # read 0.86 (bench seed 9, photo-like Highwayman 23, 58)
+            flat = index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key, lit, flat=True)
+            if flat.status == "sure" and flat.score > raw.score and flat.margin >= FLAT_AHEAD \
+                    and _same_reading(flat, raw):
+                raw = flat
         m = tell_apart(raw)
         # (a reading made sure only by the look-alike check keeps the recogniser's own score,
         # which the rules of a region count by: it is read again as an unsure one is, and a
