@@ -206,7 +206,7 @@ class Rereading:
 
     def names(self, match: Match) -> bool:
         """Whether it names the card and turn `match` (the whole face's reading) named."""
-        return self.card == match.id and _same_turn(self.rotation, match.rotation, 360 // self.symmetry)
+        return self.card == match.id and same_turn(self.rotation, match.rotation, 360 // self.symmetry)
 
     def too_close(self, sc: SizeClass, margin: float, crop: np.ndarray, seen: np.ndarray) -> bool:
         """Whether it is too close to its rival to call: less than `margin` ahead (two faces that
@@ -252,7 +252,8 @@ def _seen(misfit: np.ndarray, trim: float = TRIM) -> np.ndarray:
     return _kept(misfit.reshape(1, -1), trim).reshape(misfit.shape)
 
 
-def _same_turn(a: float, b: float, period: float) -> bool:
+def same_turn(a: float, b: float, period: float) -> bool:
+    """Two turns (degrees) alike within a card's period (360 over its symmetry), to a degree."""
     d = (a - b) % period
     return min(d, period - d) < 1.0
 

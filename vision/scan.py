@@ -24,7 +24,7 @@ from vision.calibration import Calibration, calibrate, check_frame, recheck
 from vision.errors import VisionError
 from vision.identify import ACCEPT, MARGIN, CardIndex, Match, index_for_pack, rotations_for, size_key
 from vision.observation import ARM, GLARE, Item, Observation, TableSpec, Unknown
-from vision.occlusion import pieces_on, read_past_a_piece
+from vision.occlusion import pieces_on, read_past_a_piece, same_turn
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwaysbyways", "highwayman")
 # A fit error above this still works but places cards less exactly: tell the players.
@@ -590,15 +590,6 @@ def _read_past(past: PastAPiece | None, cell: detect.Candidate,
     return cell, past(cell, at) or first
 
 
-def _same_reading(a: Match, b: Match) -> bool:
-    """Two readings of one place naming the same card at the same turn (within its symmetry)."""
-    if a.id != b.id:
-        return False
-    period = 360.0 / max(1, a.symmetry)
-    off = (a.rotation - b.rotation) % period
-    return min(off, period - off) < 1.0
-
-
 def _piece_in(cell: detect.Candidate, pieces: Sequence[detect.Region]) -> bool:
     """Whether the centre of one of `pieces` lies inside `cell`, PIECE_INSET_MM in from its sides."""
     if not pieces:
@@ -888,8 +879,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # (0.50-0.55) read sure so at 0.66-0.73, and a hand read unsure as a card at 0.67
             # read 0.86 (bench seed 9, photo-like Highwayman 23, 58)
             flat = index.identify(frame, cal.homography, c.center_mm, c.angle_deg, c.size_key, lit, flat=True)
+            turn = 360 / max(1, flat.symmetry)
             if flat.status == "sure" and flat.score > raw.score and flat.margin >= FLAT_AHEAD \
-                    and _same_reading(flat, raw):
+                    and flat.id == raw.id and same_turn(flat.rotation, raw.rotation, turn):
                 raw = flat
         m = tell_apart(raw)
         # (a reading made sure only by the look-alike check keeps the recogniser's own score,
