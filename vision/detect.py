@@ -410,10 +410,21 @@ class Edges:
         return sx[inner], sy[inner]
 
 
-def _gradients(top: np.ndarray, signed: bool) -> tuple[np.ndarray, np.ndarray]:
+def _blurred_lab(top: np.ndarray, sigma: float) -> np.ndarray:
+    """A BGR view blurred by `sigma` px, in Lab (8-bit)."""
+    lab: np.ndarray = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), sigma), cv2.COLOR_BGR2LAB)
+    return lab
+
+
+GRADIENT_BLUR = 1.0  # px
+
+
+def _gradients(top: np.ndarray, signed: bool, lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A view's gradients along x and y summed over its Lab channels: with sign, or their
-    strength (each channel's made positive first)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
+    strength (each channel's made positive first). `lab`: the view's _blurred_lab by
+    GRADIENT_BLUR, when already worked out."""
+    if lab is None:
+        lab = _blurred_lab(top, GRADIENT_BLUR)
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     ones = np.ones((1, 3), np.float32)
@@ -423,9 +434,10 @@ def _gradients(top: np.ndarray, signed: bool) -> tuple[np.ndarray, np.ndarray]:
     return cv2.transform(np.abs(gx, out=gx), ones), cv2.transform(np.abs(gy, out=gy), ones)
 
 
-def edge_maps(top: np.ndarray) -> Edges:
-    """The rectified view's edges, lightly blurred so a side a pixel off still counts."""
-    return Edges(*_gradients(top, signed=False), top=top)
+def edge_maps(top: np.ndarray, lab: np.ndarray | None = None) -> Edges:
+    """The rectified view's edges, lightly blurred so a side a pixel off still counts. `lab`:
+    the view's _blurred_lab by GRADIENT_BLUR, when already worked out."""
+    return Edges(*_gradients(top, signed=False, lab=lab), top=top)
 
 
 SNAP_SAMPLES = 24  # points sampled along each side
@@ -571,9 +583,11 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
 
 
 def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm2: float,
-                unlit: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, bool, OutlineEdges | None]:
+                unlit: np.ndarray | None, outline_lab: np.ndarray | None = None,
+                ) -> tuple[np.ndarray, np.ndarray, bool, OutlineEdges | None]:
     """foreground, whether the cloth is patterned (read as the set of its colours), and the
-    view's outline edges when they were found (on a check: see _off_lattice)."""
+    view's outline edges when they were found (on a check: see _off_lattice). `outline_lab`: the
+    view's _blurred_lab by OUTLINE_BLUR_MM, when already worked out."""
     h, w = top.shape[:2]
     edges: OutlineEdges | None = None
     lab8: np.ndarray = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
@@ -649,7 +663,7 @@ def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm
             mask = cv2.max(mask, cv2.resize(off, (w, h), interpolation=cv2.INTER_NEAREST))
             # and by the edges the lattice does not explain (not where a lamp's spot was taken
             # out, as above)
-            edges = _outline_edges(top, px_per_mm)
+            edges = _outline_edges(top, px_per_mm, outline_lab)
             printed = _off_lattice(top, [2.0 * d for d in lat], px_per_mm, edges)
             if shine is not None:
                 printed[cv2.resize(shine, (w, h), interpolation=cv2.INTER_NEAREST) > PERIODIC_LIT] = 0
@@ -720,9 +734,10 @@ def _dotted(covered: np.ndarray, px_per_mm: float) -> bool:
     return held.size > DOTTED * blocks
 
 
-def _outline_edges(top: np.ndarray, px_per_mm: float) -> OutlineEdges:
-    """The view's Lab planes blurred by OUTLINE_BLUR_MM, and its edges in any of them (0/255)."""
-    planes = cv2.split(cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), OUTLINE_BLUR_MM * px_per_mm), cv2.COLOR_BGR2LAB))
+def _outline_edges(top: np.ndarray, px_per_mm: float, lab: np.ndarray | None = None) -> OutlineEdges:
+    """The view's Lab planes blurred by OUTLINE_BLUR_MM, and its edges in any of them (0/255).
+    `lab`: the view's _blurred_lab by OUTLINE_BLUR_MM, when already worked out."""
+    planes = cv2.split(lab if lab is not None else _blurred_lab(top, OUTLINE_BLUR_MM * px_per_mm))
     edge = np.zeros(top.shape[:2], np.uint8)
     for plane in planes:
         cv2.bitwise_or(edge, cv2.Canny(plane, OUTLINE_CANNY[0], OUTLINE_CANNY[1]), dst=edge)
@@ -1619,10 +1634,13 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     the frame with a lamp's glare spots taken out (vision.glare.remove), if it has any."""
     top = rectify(frame, calibration, px_per_mm)
     unlit_top = None if unlit is None or unlit is frame else rectify(unlit, calibration, px_per_mm)
-    edges = edge_maps(top)
+    # the view blurred in Lab for its gradients, and (the same blur at this scale) for its outlines
+    blurred = _blurred_lab(top, GRADIENT_BLUR)
+    outline_lab = blurred if OUTLINE_BLUR_MM * px_per_mm == GRADIENT_BLUR else None
+    edges = edge_maps(top, blurred)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     mask, strength, patterned, outline_edges = _foreground(top, calibration.table.marker_mm, px_per_mm,
-                                                           0.5 * smallest / px_per_mm**2, unlit_top)
+                                                           0.5 * smallest / px_per_mm**2, unlit_top, outline_lab)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE, WHITE_SHARE)
@@ -1699,6 +1717,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     by_outline: set[int] = set()  # labels of work found by their outline alone (see outlined)
     if patterned:
         # a card of the cloth's colours, by its outline (see OUTLINE_NEW)
+        if outline_edges is None:
+            outline_edges = _outline_edges(top, px_per_mm, outline_lab)
         on, olabels, ostats, _ = _components(outlined(top, px_per_mm, outline_edges))
         for k in range(1, on):
             x, y, w, h, area = (int(v) for v in ostats[k])
