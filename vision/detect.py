@@ -16,6 +16,7 @@ is reported as an unknown region instead of being forced into cards.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -930,6 +931,19 @@ def _pattern_mask(lab: np.ndarray, px_per_mm: float, looks: np.ndarray | None = 
     return cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST), (dmin / cut).reshape(hh, hw).astype(np.float32)
 
 
+@functools.lru_cache(maxsize=8)
+def _shifts_between(fh: int, fw: int, lo: float, hi: float) -> np.ndarray:
+    """Which places of an fh x fw autocorrelation (its centre at fh // 2, fw // 2) are shifts
+    between lo and hi px long, one of each opposite pair (down, or along the centre row to the
+    right): the same for every scan of a table, so worked out once (read-only)."""
+    cy, cx = fh // 2, fw // 2
+    yy, xx = np.mgrid[-cy:fh - cy, -cx:fw - cx]
+    r = np.hypot(xx, yy)
+    ok: np.ndarray = (r >= lo) & (r <= hi) & ((yy > 0) | ((yy == 0) & (xx > 0)))
+    ok.flags.writeable = False
+    return ok
+
+
 def _lattice(lab: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
     """The two shifts (dx, dy px, not parallel) under which a patterned cloth matches itself
     best, between lo and hi px long: the cloth's lattice (none found: fewer than two)."""
@@ -951,10 +965,8 @@ def _lattice(lab: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
         ac += part
     ac = np.fft.fftshift(ac) / max(float(ac[0, 0]), 1e-6)
     cy, cx = fh // 2, fw // 2
-    yy, xx = np.mgrid[-cy:fh - cy, -cx:fw - cx]
-    r = np.hypot(xx, yy)
-    ok = (r >= lo) & (r <= hi) & ((yy > 0) | ((yy == 0) & (xx > 0)))
-    peak = ok & (ac >= cv2.dilate(ac, np.ones((5, 5), np.uint8))) & (ac >= PERIODIC_PEAK)
+    peak = _shifts_between(fh, fw, lo, hi) & (ac >= cv2.dilate(ac, np.ones((5, 5), np.uint8))) \
+        & (ac >= PERIODIC_PEAK)
     at = np.flatnonzero(peak)
     out: list[np.ndarray] = []
     for i in at[np.argsort(-ac.ravel()[at])][:50]:
@@ -1639,8 +1651,8 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     outline_lab = blurred if OUTLINE_BLUR_MM * px_per_mm == GRADIENT_BLUR else None
     edges = edge_maps(top, blurred)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask, strength, patterned, outline_edges = _foreground(top, calibration.table.marker_mm, px_per_mm,
-                                                           0.5 * smallest / px_per_mm**2, unlit_top, outline_lab)
+    mask, strength, patterned, outline_edges = _foreground(
+        top, calibration.table.marker_mm, px_per_mm, 0.5 * smallest / px_per_mm**2, unlit_top, outline_lab)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE, WHITE_SHARE)
