@@ -210,14 +210,20 @@ class SizeClass:
     twins: np.ndarray | None = None
     _templates: _Templates | None = field(default=None, init=False, repr=False, compare=False)
     _flat_templates: _Templates | None = field(default=None, init=False, repr=False, compare=False)
+    _flat_fine: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+
+    def flat_fine(self) -> np.ndarray:
+        """The fine templates with their lightness flattened (see flattened; built on first use)."""
+        if self._flat_fine is None:
+            self._flat_fine = np.stack([flattened(f) for f in self.fine]) if len(self.fine) else self.fine
+        return self._flat_fine
 
     def templates(self, flat: bool = False) -> _Templates:
         """The fine templates laid out for correlating many at once (built on first use); with
         `flat`, of the templates with their lightness flattened (see flattened)."""
         if flat:
             if self._flat_templates is None:
-                faces = np.stack([flattened(f) for f in self.fine]) if len(self.fine) else self.fine
-                self._flat_templates = _Templates(faces, self.desc_entry, len(self.entry_id))
+                self._flat_templates = _Templates(self.flat_fine(), self.desc_entry, len(self.entry_id))
             return self._flat_templates
         if self._templates is None:
             self._templates = _Templates(self.fine, self.desc_entry, len(self.entry_id))

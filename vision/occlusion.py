@@ -28,6 +28,7 @@ from vision.identify import (
     SizeClass,
     extract,
     fine_shape,
+    flattened,
     where_they_differ,
 )
 
@@ -67,6 +68,16 @@ COMPACT_TOGETHER = 0.9
 BLOB_SURE = 0.76
 BLOB_AHEAD = 0.13
 BLOB_TOGETHER = 0.8
+# Read with the lightness flattened (a sleeve's sheen: identify.flattened), a bare square of a
+# check cloth beside a tile read as a photo-like face 0.83 past its "piece", 0.47 ahead, with its
+# worst pixels 0.62-0.64 together (bench seed 9, photo-like Monster Highway 108). Logged over the
+# 4,283 readings past a piece of bench seeds 9 (scenes 0-149) and 1 (0-99), Monster Highway and
+# Roundabout, both packs: of the readings that named the card the whole face named, flattened
+# ones passed where the readings as they are did not at 37 places, each the right tile (17 in
+# sleeves), and at that one place where none lay. The right ones' misfit lay 0.76-1.0 together
+# at 30 of them (0.63-0.72 at the other seven): flattened, the misfit must lie in one blob as a
+# clear reading's does, and the whole face must have named the card.
+FLAT_TOGETHER = TOGETHER
 # the ways in for a square tile past its clear reading: (read at least, ahead of any other face or
 # turn by at least, its misfit in one blob at least), each all three together
 SQUARE_WAYS_IN = ((AHEAD_SURE, AHEAD, AHEAD_TOGETHER), (COMPACT_SURE, COMPACT_AHEAD, COMPACT_TOGETHER),
@@ -119,19 +130,54 @@ def _together(misfit: np.ndarray, share: float = TRIM / 2) -> float:
 
 
 def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: float,
-                      key: tuple[float, float], match: Match) -> Match | None:
+                      key: tuple[float, float], match: Match, flat: bool = False) -> Match | None:
     """`match` (not sure, or not clearly) read again with a piece standing on the card left out:
     a sure Match of the same card and rotation with the trimmed score, or None. A tile read as no
     card at all (a bright car on a dark road tile outweighs the rest of it: 0.34-0.44), or as a
     card below the recogniser's bar (ACCEPT) that the trimmed reading does not name, is read past
-    the piece as such, and then the trimmed reading alone must be clear."""
+    the piece as such, and then the trimmed reading alone must be clear. With `flat`, the crop
+    and the faces are compared with their lightness flattened (identify.flattened: a sleeve's
+    sheen); where the designs differ is still looked at as they are. Flattened, only a card the
+    whole face named is read, and only past one blob (see FLAT_TOGETHER)."""
+    if flat and match.id is None:
+        return None
+    read = _past(index, frame, to_image, angle_deg, key, match, flat)
+    if read is None:
+        return None
+    got, together, centre, crop, misfit, match = read
+    if flat and (match.id is None or together < FLAT_TOGETHER):
+        return None
+    sc = index.classes[key]
+    clear = got.score >= TRIMMED_SURE and together >= TOGETHER
+    square = key[0] == key[1] and any(got.score >= least and got.ahead >= ahead and together >= joined
+                                      for least, ahead, joined in SQUARE_WAYS_IN)
+    if not (clear or square):
+        return None
+    # (the piece left out where the two designs differ: a car on a crossroads' arm may hide what
+    # tells a tee from it)
+    if got.too_close(sc, TRIMMED_MARGIN, crop, _seen(misfit[got.best])):
+        return None
+    return got.match(centre, match)
+
+
+_Past = tuple["Rereading", float, tuple[float, float], np.ndarray, np.ndarray, Match]
+
+
+def _past(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: float,
+          key: tuple[float, float], match: Match, flat: bool) -> _Past | None:
+    """read_past_a_piece's trimmed reading before it is judged: the best face, how much of its
+    worst-explained pixels lie together, the card's centre, the crop (as it is), each face's
+    misfit and the whole face's reading it stands for (as no card, when it fell below ACCEPT and
+    the trimmed one names another card); None when there is nothing to read or the reading names
+    another card."""
     if key not in index.classes or (match.id is None and key[0] != key[1]):
         return None
     sc = index.classes[key]
     h, w = fine_shape(key)
     crop, crop_to_mm = extract(frame, to_image, match.center_mm, angle_deg, key)
-    win = crop[SLACK:SLACK + h, SLACK:SLACK + w]
-    scores, misfit = _trimmed_scores(win, sc.fine, TRIM)
+    seen, faces = (flattened(crop), sc.flat_fine()) if flat else (crop, sc.fine)
+    win = seen[SLACK:SLACK + h, SLACK:SLACK + w]
+    scores, misfit = _trimmed_scores(win, faces, TRIM)
     order = np.argsort(-scores)
     centre = match.center_mm
     got = best_of(sc, scores, order, angle_deg)
@@ -154,8 +200,8 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
             for dx, dy in offsets:
                 if max(abs(dx), abs(dy)) > SLACK:
                     continue
-                there, off = _trimmed_scores(crop[SLACK + dy:SLACK + dy + h, SLACK + dx:SLACK + dx + w],
-                                             sc.fine[top[which]], TRIM)
+                there, off = _trimmed_scores(seen[SLACK + dy:SLACK + dy + h, SLACK + dx:SLACK + dx + w],
+                                             faces[top[which]], TRIM)
                 better = there > scores[top[which]]
                 scores[top[which][better]] = there[better]
                 misfit[top[which][better]] = off[better]
@@ -173,17 +219,7 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
         c = crop_to_mm @ np.array([SLACK + w / 2 + shift[0], SLACK + h / 2 + shift[1], 1.0])
         centre = (float(c[0]), float(c[1]))
         got = best_of(sc, scores, order, angle_deg)
-    together = _together(misfit[got.best])
-    clear = got.score >= TRIMMED_SURE and together >= TOGETHER
-    square = key[0] == key[1] and any(got.score >= least and got.ahead >= ahead and together >= joined
-                                      for least, ahead, joined in SQUARE_WAYS_IN)
-    if not (clear or square):
-        return None
-    # (the piece left out where the two designs differ: a car on a crossroads' arm may hide what
-    # tells a tee from it)
-    if got.too_close(sc, TRIMMED_MARGIN, crop, _seen(misfit[got.best])):
-        return None
-    return got.match(centre, match)
+    return got, _together(misfit[got.best]), centre, crop, misfit, match
 
 
 @dataclass(frozen=True)

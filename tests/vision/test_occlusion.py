@@ -403,3 +403,35 @@ def test_a_place_read_as_no_card_beside_clear_tiles_is_read_past_the_car(i, card
     counted there, only a "not a card" was shown. A place edge to edge with a clear tile whose
     whole face names no card is read past the piece as such a place is: the tile counts."""
     _counted_in_bench_scene(i, card, at, seed=9)
+
+
+@pytest.mark.parametrize("i,card,at", [(74, "swap", (675, 375)), (127, "road-straight", (475, 325)),
+                                       (138, "road-curve", (475, 475))])
+def test_a_tile_in_a_glossy_sleeve_is_read_past_the_car_with_the_lightness_flattened(i, card, at):
+    """Bench seed 9, proxy Monster Highway 74, 127 and 138: tiles in glossy sleeves, a car on each.
+    The whole face named the tile, unsure (0.48-0.63), and read past the car it fell short of every
+    way in (0.70-0.84, 0.06-0.12 ahead of another face, or 0.45 ahead at 0.71), so it was listed
+    to check. Read past the car again with the lightness flattened, the card the whole face named,
+    0.82-0.87 and 0.15-0.40 ahead, its misfit in one blob (0.83-0.94 together): it counts."""
+    _counted_in_bench_scene(i, card, at, seed=9)
+
+
+def test_a_check_square_beside_a_tile_is_no_card_past_a_piece_with_the_lightness_flattened(monkeypatch):
+    """Bench seed 9, photo-like Monster Highway 108: a bare square of a check cloth beside
+    home-base-se, its whole face read as the Remove tile (0.48, unsure). Read past a "piece" with
+    the lightness flattened, that same tile scored 0.83, 0.47 ahead of any other face, its misfit
+    only 0.62-0.64 together: as clear as a tile under a car but for the misfit, which a piece's lies
+    in one blob. Nothing counts there with FLAT_TOGETHER; without it the square counts as Remove."""
+    from tests.vision.test_scan import bench_scene
+    from vision import occlusion, scan
+
+    at = (873, 635)
+    pack, frame, _ = bench_scene("monsterhighway", 108, photo=True, seed=9)
+
+    def counted() -> bool:
+        obs = scan(frame, "monsterhighway", pack=pack)
+        return any(np.hypot(it.center_mm[0] - at[0], it.center_mm[1] - at[1]) < 15 for it in obs.items)
+
+    assert not counted()
+    monkeypatch.setattr(occlusion, "FLAT_TOGETHER", 0.0)
+    assert counted()
