@@ -927,7 +927,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     def past_a_piece(c: detect.Candidate, m: Match) -> Match | None:
         """Cell c's reading m read again past a piece standing on it (see read_past_a_piece), and
         if that reads nothing, with the lightness flattened (a car on a tile in a glossy sleeve:
-        the sheen's band cost the proxy tile under it 0.05-0.2 of its trimmed score)."""
+        read so, the tile stood further ahead of every other face, its misfit more in one blob,
+        or it scored more, by up to 0.16)."""
         return (read_past_a_piece(index, frame, cal.homography, c.angle_deg, c.size_key, m)
                 or read_past_a_piece(index, frame, cal.homography, c.angle_deg, c.size_key, m, flat=True))
 
