@@ -82,6 +82,8 @@ FLAT_TOGETHER = TOGETHER
 # turn by at least, its misfit in one blob at least), each all three together
 SQUARE_WAYS_IN = ((AHEAD_SURE, AHEAD, AHEAD_TOGETHER), (COMPACT_SURE, COMPACT_AHEAD, COMPACT_TOGETHER),
                   (BLOB_SURE, BLOB_AHEAD, BLOB_TOGETHER))
+# the least trimmed score any way in takes
+FLAT_LEAST = min(TRIMMED_SURE, *(least for least, _, _ in SQUARE_WAYS_IN))
 
 
 def _trimmed_scores(win: np.ndarray, faces: np.ndarray, trim: float) -> tuple[np.ndarray, np.ndarray]:
@@ -177,6 +179,13 @@ def _past(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: 
     crop, crop_to_mm = extract(frame, to_image, match.center_mm, angle_deg, key)
     seen, faces = (flattened(crop), sc.flat_fine()) if flat else (crop, sc.fine)
     win = seen[SLACK:SLACK + h, SLACK:SLACK + w]
+    if flat:
+        # flattened, only the named card is read, and no way in takes less than FLAT_LEAST: where
+        # none of its own faces reaches that, nothing can pass (half the flattened readings of
+        # the log ended so), and the other faces are not compared
+        own = [e for e, cid in enumerate(sc.entry_id) if cid == match.id]
+        if not own or float(_trimmed_scores(win, faces[own], TRIM)[0].max()) < FLAT_LEAST:
+            return None
     scores, misfit = _trimmed_scores(win, faces, TRIM)
     order = np.argsort(-scores)
     centre = match.center_mm
