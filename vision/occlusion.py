@@ -170,8 +170,8 @@ def _past(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: 
     """read_past_a_piece's trimmed reading before it is judged: the best face, how much of its
     worst-explained pixels lie together, the card's centre, the crop (as it is), each face's
     misfit and the whole face's reading it stands for (as no card, when it fell below ACCEPT and
-    the trimmed one names another card); None when there is nothing to read or the reading names
-    another card."""
+    the trimmed one names another card); None when there is nothing to read, the reading names
+    another card, or (flattened) none of the named card's own faces reaches FLAT_LEAST."""
     if key not in index.classes or (match.id is None and key[0] != key[1]):
         return None
     sc = index.classes[key]
