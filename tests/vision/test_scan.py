@@ -198,6 +198,17 @@ def bench_scene(game, i, photo=False, seed=1, monster=None):
     return pack, frame, truth
 
 
+@pytest.mark.parametrize("i,card,at", [(46, "ra-18", (120, 141)), (98, "ra-07", (120, 140))])
+def test_a_card_with_the_cloths_dots_stuck_to_two_sides_is_counted(i, card, at):
+    """A Roundabout card on a dotted cloth (bench seed 9, proxy pack) with a dot joined to each of
+    two opposite sides: its region, 1.2-1.3 cards, fits no card. Cells anchored on its straight
+    sides (vision.detect.LOOSE_LEAST) read the card, which was only shown as "not card-shaped"."""
+    pack, frame, truth = bench_scene("roundabout", i, seed=9)
+    obs = scan(frame, "roundabout", pack=pack)
+    assert any(it.id == card and near(it.center_mm, at, 10) for it in obs.items)
+    check_against_truth(obs, truth, recall=0.8)
+
+
 @pytest.mark.parametrize("game,i,want", [("monsterhighway", 27, 17), ("roundabout", 0, 4), ("bigsur", 23, 26)])
 def test_cards_in_a_check_cloths_own_colours_are_found(game, i, want):
     """Check cloths of the bench (seed 1, proxy pack), whose colours the cards share: a green home
