@@ -162,6 +162,9 @@ LOOSE_ALTERNATIVES = 6  # anchored lattices tried on a region no grid explains
 # scenes of seed 9's 0-149 (every game, both packs) try it where they did not: two cards more in
 # each pack, nothing else changed (docs/benchmarks.md)
 LOOSE_LEAST = 0.8
+# a cell of a region's leftover (Detection.residual) laid by the lattice on the picture's edges may
+# lie at most this share on the cards taken out
+UNDER_TAKEN = 0.2
 LATTICE_CONTRAST = 1.5  # a lattice on the picture's edges: its lines this much stronger than typical
 BRIDGE_SCORE = 0.7  # ... when the bridged region is a grid of cards this clean
 # A cell guessed from a region's outline may sit off its card (gaps add up along a hand-laid row, a
@@ -272,12 +275,9 @@ class Detection:
         ppm = self.px_per_mm
         grow = 3.0 * ppm  # a card drawn a little small must not leave a sliver of itself
         for c in taken:
-            centre = np.array(c.center_mm) * ppm - (x, y)
-            a = np.radians(c.angle_deg)
-            right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-            hs, hl = c.size_key[0] / 2 * ppm + grow, c.size_key[1] / 2 * ppm + grow
-            poly = np.array([centre + sx * hs * right + sy * hl * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            poly = _cell_quad(c, grow / ppm) * ppm - (x, y)
             cv2.fillPoly(left, [np.rint(poly).astype(np.int32)], 0)
+        quads = [_cell_quad(c).astype(np.float32) for c in taken]
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, _disc(7.0, ppm))
         smallest = min((k[0] * k[1] for k in self.size_keys), default=2500.0) * ppm**2
         n, labels, stats, _ = _components(left)
@@ -292,9 +292,17 @@ class Detection:
             # a leftover stretched past its cards by the gap to the cards taken out or by what
             # touches it (a row of landmark tiles below a Big Sur row, 72 mm tall with the gap)
             # has no grid of their size: lattices of true card size on its corners have
-            splits += [s for s in _distinct_splits(_loose_fits(sub, x + lx, y + ly, self.size_keys, ppm, self.edges),
-                                                   region, ppm, LOOSE_ALTERNATIVES)
+            loose = _loose_fits(sub, x + lx, y + ly, self.size_keys, ppm, self.edges)
+            splits += [s for s in _distinct_splits(loose, region, ppm, LOOSE_ALTERNATIVES)
                        if not any(_same_cells(s, t) for t in splits)]
+            # and the lattices on the picture's edges, of each size and way, that those left out:
+            # a leftover of a lamp's spot and a card beside it is best covered by lattices on the
+            # spot, and the one on the card's own sides came seventh (bench seed 9, Big Sur 39: a
+            # starter card beside a spot joined to a column). Only their cells that lie beside the
+            # cards taken out, not on them (UNDER_TAKEN)
+            edged = _distinct_splits([f for f in loose if f[0].on_edges], region, ppm, 2 * len(self.size_keys))
+            edged = [[c for c in split if _share_under(c, quads) <= UNDER_TAKEN] for split in edged]
+            splits += [s for s in edged if s and not any(_same_cells(s, t) for t in splits)]
             if splits:
                 out.append(splits)
         return out
@@ -2010,6 +2018,21 @@ def _hull(comp: np.ndarray, outline: np.ndarray, area: int) -> np.ndarray | None
     hull = np.zeros_like(comp)
     cv2.fillConvexPoly(hull, cv2.convexHull(np.rint(outline).astype(np.int32)), 255)
     return hull if area >= HULL_COVER * np.count_nonzero(hull) else None
+
+
+def _cell_quad(c: Candidate, grow_mm: float = 0.0) -> np.ndarray:
+    """A cell's corners (4 x 2, mm), its sides moved out by ``grow_mm``."""
+    a = np.radians(c.angle_deg)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    hs, hl = c.size_key[0] / 2 + grow_mm, c.size_key[1] / 2 + grow_mm
+    return np.array([np.asarray(c.center_mm) + sx * hs * right + sy * hl * down
+                     for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
+
+def _share_under(c: Candidate, quads: Sequence[np.ndarray]) -> float:
+    """The share of a cell that the places `quads` (each 4 x 2 mm, float32) cover, summed."""
+    quad = _cell_quad(c).astype(np.float32)
+    return sum(float(cv2.intersectConvexConvex(quad, q)[0]) for q in quads) / (c.size_key[0] * c.size_key[1])
 
 
 def _distinct_splits(fits: Sequence[tuple[_GridFit, Frame]], region: int, px_per_mm: float,
