@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -151,6 +152,11 @@ LONE_AHEAD = 0.3
 # this far ahead of the best of the rest (two cells along an arm once both read as the same byway
 # card at 0.82-0.83, a card the game has once and that was not on the table)
 COPIES_CLEAR = 0.08
+# Two counted cards whose places overlap by this share of the smaller lie at one place (see
+# _one_per_place), however far apart their centres: the cards of a tableau, a grid or a board lie
+# side by side. A cell laid 38 mm down a Big Sur card, across its lower half and the wood, read as
+# a starter card at 0.71 beside the card's own 0.98 (bench seed 9, photo-like Big Sur 115)
+SAME_PLACE_SHARE = 0.4
 # A sure reading below CONFIRMED that is sure only because its look-alike's design is close (its
 # margin under MARGIN) is compared with its look-alikes at the camera's detail too, as an unsure
 # one is: a look-alike that clearly fits better there is the card (hm-bath-4 read as hm-bath-1 at
@@ -639,9 +645,16 @@ def _one_per_place(obs: Observation) -> None:
     region beside a board, a grid's partly covered place), and each read it: the same tile was
     reported twice at one place (4 of 500 Monster Highway scenes). The best reading stays; another
     card read at the same place is listed for the players with it when the best is not clearly
-    (COPIES_CLEAR) ahead."""
+    (COPIES_CLEAR) ahead. Two places more than half a card apart are one place still when they
+    overlap by SAME_PLACE_SHARE of the smaller."""
     def same_place(a: Item, b: Item) -> bool:
-        return not _half_a_card_apart(a.center_mm, b.center_mm, min(a.size_mm), min(b.size_mm))
+        if math.dist(a.center_mm, b.center_mm) >= 0.5 * (math.hypot(*a.size_mm) + math.hypot(*b.size_mm)):
+            return False  # (too far apart to overlap at all)
+        if not _half_a_card_apart(a.center_mm, b.center_mm, min(a.size_mm), min(b.size_mm)):
+            return True
+        qa, qb = (np.asarray(it.corners_mm, np.float32) for it in (a, b))
+        least = min(abs(cv2.contourArea(qa)), abs(cv2.contourArea(qb)))
+        return float(cv2.intersectConvexConvex(qa, qb)[0]) >= SAME_PLACE_SHARE * max(least, 1e-6)
 
     kept: list[Item] = []
     dropped: set[int] = set()
