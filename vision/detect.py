@@ -2029,10 +2029,16 @@ def _cell_quad(c: Candidate, grow_mm: float = 0.0) -> np.ndarray:
                      for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
 
 
+def covered_share(quad: np.ndarray, quads: Sequence[np.ndarray]) -> float:
+    """The share of a place (4 x 2, float32) that the places `quads` (each 4 x 2, float32)
+    cover, summed."""
+    area = abs(cv2.contourArea(quad))
+    return sum(float(cv2.intersectConvexConvex(quad, q)[0]) for q in quads) / max(area, 1e-6)
+
+
 def _share_under(c: Candidate, quads: Sequence[np.ndarray]) -> float:
     """The share of a cell that the places `quads` (each 4 x 2 mm, float32) cover, summed."""
-    quad = _cell_quad(c).astype(np.float32)
-    return sum(float(cv2.intersectConvexConvex(quad, q)[0]) for q in quads) / (c.size_key[0] * c.size_key[1])
+    return covered_share(_cell_quad(c).astype(np.float32), quads)
 
 
 def _distinct_splits(fits: Sequence[tuple[_GridFit, Frame]], region: int, px_per_mm: float,

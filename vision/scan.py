@@ -737,9 +737,7 @@ def _flat(grey: np.ndarray, it: Item, px_per_mm: float) -> bool:
 
 def _covered(it: Item, quads: Sequence[np.ndarray]) -> float:
     """The share of an item's place that the places `quads` (each 4 x 2 mm) cover, summed."""
-    quad = np.asarray(it.corners_mm, np.float32)
-    area = abs(cv2.contourArea(quad))
-    return sum(float(cv2.intersectConvexConvex(quad, q.astype(np.float32))[0]) for q in quads) / max(area, 1e-6)
+    return detect.covered_share(np.asarray(it.corners_mm, np.float32), [q.astype(np.float32) for q in quads])
 
 
 def _x_angle(up_angle: float) -> float:
