@@ -152,6 +152,15 @@ LONE_AHEAD = 0.3
 # this far ahead of the best of the rest (two cells along an arm once both read as the same byway
 # card at 0.82-0.83, a card the game has once and that was not on the table)
 COPIES_CLEAR = 0.08
+# A region no card fits (listed as "not card-shaped") whose anchored cells read counted cards
+# covering this share of its mask, leaving less than half the smallest card's area of it, is
+# those cards: a card with a dotted cloth's dots joined to two sides (bench seed 9, proxy
+# Roundabout 46 and 98: 0.80 and 0.79 of it), tiles whose region a car's corner made ragged
+# (proxy Monster Highway 19: 0.997), a row with a fleck (proxy Big Sur 58: 0.955, 1,040 mm2 left).
+# Not a grid with a hand, a coaster or the Monster in its region: 0.76-0.85 covered, but 4,314-
+# 15,748 mm2 left (proxy Roundabout 75 and 118, Monster Highway 120). Of seed 9's scenes 0-149 of
+# every game (both packs), 35 such regions had counted cards in them, 15 covered 0.75 or more
+BLOB_COUNTED = 0.75
 # Two counted cards whose places overlap by this share of the smaller lie at one place (see
 # _one_per_place), however far apart their centres: the cards of a tableau, a grid or a board lie
 # side by side. A cell laid 38 mm down a Big Sur card, across its lower half and the wood, read as
@@ -735,6 +744,22 @@ def _flat(grey: np.ndarray, it: Item, px_per_mm: float) -> bool:
     return bool(std[0, 0] < FLAT_STD)
 
 
+def _counted(det: detect.Detection, blob: detect.Region, items: Sequence[Item]) -> tuple[float, float]:
+    """The share of the mask of a region no card fits that the counted cards' places cover, and
+    the area (mm2) they leave uncovered ((0, inf) where its cells were not tried, so its mask was
+    not kept)."""
+    if blob.region not in det.comps or not items:
+        return 0.0, float("inf")
+    comp, x, y = det.comps[blob.region]
+    inside = comp > 0
+    cover = np.zeros(inside.shape, np.uint8)
+    for it in items:
+        quad = np.asarray(it.corners_mm, np.float64) * det.px_per_mm - (x, y)
+        cv2.fillPoly(cover, [np.rint(quad).astype(np.int32)], 1)
+    area, covered = float(np.count_nonzero(inside)), float(np.count_nonzero(cover[inside]))
+    return covered / max(1.0, area), (area - covered) / det.px_per_mm**2
+
+
 def _covered(it: Item, quads: Sequence[np.ndarray]) -> float:
     """The share of an item's place that the places `quads` (each 4 x 2 mm) cover, summed."""
     return detect.covered_share(np.asarray(it.corners_mm, np.float32), [q.astype(np.float32) for q in quads])
@@ -1172,10 +1197,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     quads = [np.asarray(it.corners_mm, np.float32) for it in obs.items]
     for it in edge_to_edge:
         (obs.items if _covered(it, quads) <= EDGE_OVERLAP else obs.unsure).append(it)
-    for b in det.blobs:
-        obs.unknowns.append(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
-                                    (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
-                                    _x_angle(b.angle_deg)))
+    blobs = [(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
+                      (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped", _x_angle(b.angle_deg)), b)
+             for b in det.blobs]
+    obs.unknowns += [u for u, _ in blobs]
     if white is not None:
         # a card whose face the glare drove to white in good part is known from the rest only by
         # a clear score: a white patch's edge across cloth was read as a card whose print is light
@@ -1221,6 +1246,15 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # they were: as unknowns, they were taken for the Monster's place (bench seed 9, the 167
     # photo-like scenes where this acts: the Monster found right 19 times before, 15 so; wrong
     # once before, 4 times)
+    # a region no card fits whose cells read cards that count, covering most of it, is those cards
+    # (see BLOB_COUNTED), not a thing of no card's shape as well
+    half_a_card = 0.5 * min(k[0] * k[1] for k in index.size_keys)
+    explained = []
+    for u, b in blobs:
+        share, left = _counted(det, b, obs.items)
+        if share >= BLOB_COUNTED and left < half_a_card:
+            explained.append(u)
+    obs.unknowns = [u for u in obs.unknowns if not any(u is e for e in explained)]
     outlined, bare = len(obs.unknowns), []
     if obs.unsure and det.edges is not None:
         bare = [u for u in obs.unsure if detect.outline_sides(det.edges, u.corners_mm, det.px_per_mm) < OUTLINED_SIDES]

@@ -202,10 +202,23 @@ def bench_scene(game, i, photo=False, seed=1, monster=None):
 def test_a_card_with_the_cloths_dots_stuck_to_two_sides_is_counted(i, card, at):
     """A Roundabout card on a dotted cloth (bench seed 9, proxy pack) with a dot joined to each of
     two opposite sides: its region, 1.2-1.3 cards, fits no card. Cells anchored on its straight
-    sides (vision.detect.LOOSE_LEAST) read the card, which was only shown as "not card-shaped"."""
+    sides (vision.detect.LOOSE_LEAST) read the card, which was only shown as "not card-shaped".
+    Counted, it covers most of the region, which is no thing of its own (vision.scan.BLOB_COUNTED)."""
     pack, frame, truth = bench_scene("roundabout", i, seed=9)
     obs = scan(frame, "roundabout", pack=pack)
     assert any(it.id == card and near(it.center_mm, at, 10) for it in obs.items)
+    assert not any(near(u.center_mm, at, 20) for u in obs.unknowns), obs.unknowns
+    check_against_truth(obs, truth, recall=0.8)
+
+
+def test_tiles_counted_over_a_ragged_region_are_no_thing_of_their_own():
+    """Bench seed 9, proxy Monster Highway 19: a board's tiles whose region a car's corner made
+    ragged fit no grid; cells anchored on its sides read them all, covering all of it, and it was
+    still listed as "not card-shaped" over them (vision.scan.BLOB_COUNTED)."""
+    pack, frame, truth = bench_scene("monsterhighway", 19, seed=9)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert sum(near(it.center_mm, (511, 413), 60) for it in obs.items) >= 4
+    assert not any(u.reason == "not card-shaped" and near(u.center_mm, (511, 413), 30) for u in obs.unknowns)
     check_against_truth(obs, truth, recall=0.8)
 
 
