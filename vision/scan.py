@@ -1198,7 +1198,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     for it in edge_to_edge:
         (obs.items if _covered(it, quads) <= EDGE_OVERLAP else obs.unsure).append(it)
     blobs = [(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
-                      (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped", _x_angle(b.angle_deg)), b)
+                      (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
+                      _x_angle(b.angle_deg)), b)
              for b in det.blobs]
     obs.unknowns += [u for u, _ in blobs]
     if white is not None:
@@ -1239,13 +1240,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                          for it in obs.unsure + obs.items if id(it) in on_arm]
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
         obs.items = [it for it in obs.items if id(it) not in on_arm]
-    # a listing where no card's outline is seen is no card to check but a thing (see
-    # OUTLINED_SIDES), named the glare below when a lamp's white is a good part of it (one on an
-    # arm joined to the table's edge was named the arm above, as a listing). They are the last
-    # unknowns (from `outlined` on) until the layout is read, which takes them as the readings
-    # they were: as unknowns, they were taken for the Monster's place (bench seed 9, the 167
-    # photo-like scenes where this acts: the Monster found right 19 times before, 15 so; wrong
-    # once before, 4 times)
     # a region no card fits whose cells read cards that count, covering most of it, is those cards
     # (see BLOB_COUNTED), not a thing of no card's shape as well
     half_a_card = 0.5 * min(k[0] * k[1] for k in index.size_keys)
@@ -1255,6 +1249,13 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if share >= BLOB_COUNTED and left < half_a_card:
             explained.append(u)
     obs.unknowns = [u for u in obs.unknowns if not any(u is e for e in explained)]
+    # a listing where no card's outline is seen is no card to check but a thing (see
+    # OUTLINED_SIDES), named the glare below when a lamp's white is a good part of it (one on an
+    # arm joined to the table's edge was named the arm above, as a listing). They are the last
+    # unknowns (from `outlined` on) until the layout is read, which takes them as the readings
+    # they were: as unknowns, they were taken for the Monster's place (bench seed 9, the 167
+    # photo-like scenes where this acts: the Monster found right 19 times before, 15 so; wrong
+    # once before, 4 times)
     outlined, bare = len(obs.unknowns), []
     if obs.unsure and det.edges is not None:
         bare = [u for u in obs.unsure if detect.outline_sides(det.edges, u.corners_mm, det.px_per_mm) < OUTLINED_SIDES]
