@@ -312,12 +312,7 @@ class Detection:
         if region not in self.comps:
             return 0.0
         comp, x, y = self.comps[region]
-        ppm = self.px_per_mm
-        a = np.radians(cell.angle_deg)
-        right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-        hs, hl = cell.size_key[0] / 2 * ppm, cell.size_key[1] / 2 * ppm
-        centre = np.array(cell.center_mm) * ppm - (x, y)
-        poly = np.array([centre + sx * hs * right + sy * hl * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        poly = _cell_quad(cell) * self.px_per_mm - (x, y)
         # the cell drawn in its own box, and the part of that box within the region's
         lo = np.floor(poly.min(axis=0)).astype(int)
         hi = np.ceil(poly.max(axis=0)).astype(int) + 1
@@ -329,6 +324,20 @@ class Detection:
         part = inside[a0[1] - lo[1]:a1[1] - lo[1], a0[0] - lo[0]:a1[0] - lo[0]]
         covered = np.count_nonzero(comp[a0[1]:a1[1], a0[0]:a1[0]][part > 0])
         return float(covered / max(int(np.count_nonzero(inside)), 1))
+
+    def counted(self, region: int, quads_mm: Sequence[np.ndarray]) -> tuple[float, float]:
+        """The share of a region's own mask that the places `quads_mm` (each 4 x 2 mm) cover, and
+        the area (mm2) of it they leave ((0, inf) for a region not split)."""
+        if region not in self.comps or not len(quads_mm):
+            return 0.0, float("inf")
+        comp, x, y = self.comps[region]
+        inside = comp > 0
+        cover = np.zeros(inside.shape, np.uint8)
+        for q in quads_mm:
+            poly = np.asarray(q, np.float64) * self.px_per_mm - (x, y)
+            cv2.fillPoly(cover, [np.rint(poly).astype(np.int32)], 1)
+        area, covered = float(np.count_nonzero(inside)), float(np.count_nonzero(cover[inside]))
+        return covered / max(1.0, area), (area - covered) / self.px_per_mm**2
 
     def covers(self, region: int, cell: Candidate, share: float) -> bool:
         """Whether the region's own mask covers at least this share of a cell (see cover). A cell

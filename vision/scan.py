@@ -744,22 +744,6 @@ def _flat(grey: np.ndarray, it: Item, px_per_mm: float) -> bool:
     return bool(std[0, 0] < FLAT_STD)
 
 
-def _counted(det: detect.Detection, blob: detect.Region, items: Sequence[Item]) -> tuple[float, float]:
-    """The share of the mask of a region no card fits that the counted cards' places cover, and
-    the area (mm2) they leave uncovered ((0, inf) where its cells were not tried, so its mask was
-    not kept)."""
-    if blob.region not in det.comps or not items:
-        return 0.0, float("inf")
-    comp, x, y = det.comps[blob.region]
-    inside = comp > 0
-    cover = np.zeros(inside.shape, np.uint8)
-    for it in items:
-        quad = np.asarray(it.corners_mm, np.float64) * det.px_per_mm - (x, y)
-        cv2.fillPoly(cover, [np.rint(quad).astype(np.int32)], 1)
-    area, covered = float(np.count_nonzero(inside)), float(np.count_nonzero(cover[inside]))
-    return covered / max(1.0, area), (area - covered) / det.px_per_mm**2
-
-
 def _covered(it: Item, quads: Sequence[np.ndarray]) -> float:
     """The share of an item's place that the places `quads` (each 4 x 2 mm) cover, summed."""
     return detect.covered_share(np.asarray(it.corners_mm, np.float32), [q.astype(np.float32) for q in quads])
@@ -1241,11 +1225,12 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]
         obs.items = [it for it in obs.items if id(it) not in on_arm]
     # a region no card fits whose cells read cards that count, covering most of it, is those cards
-    # (see BLOB_COUNTED), not a thing of no card's shape as well
+    # (see BLOB_COUNTED, detect.Detection.counted), not a thing of no card's shape as well
     half_a_card = 0.5 * min(k[0] * k[1] for k in index.size_keys)
+    counted = [np.asarray(it.corners_mm) for it in obs.items]
     explained = []
     for u, b in blobs:
-        share, left = _counted(det, b, obs.items)
+        share, left = det.counted(b.region, counted)
         if share >= BLOB_COUNTED and left < half_a_card:
             explained.append(u)
     obs.unknowns = [u for u in obs.unknowns if not any(u is e for e in explained)]
