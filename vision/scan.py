@@ -98,7 +98,7 @@ PIECE_INSET_MM = 5.0  # a piece stands in a place when its centre lies this far 
 # Two degrees too: a pile's top card lies a few degrees off the pile's outline, and two
 # Highwayman cards of one road differ only in their number, which four degrees off the card
 # smears (bench seed 9, proxy Highwayman 122: hm-exeter-4 read 0.864 as placed, 0.049 ahead of
-# hm-exeter-8, so unsure; 0.868 and sure two degrees round, and 0.81-0.82 four either way)
+# hm-exeter-8, so unsure; 0.868 and sure two degrees round, unsure four either way: 0.82, 0.75)
 TURN_TRIES = (-12.0, -8.0, -4.0, -2.0, 2.0, 4.0, 8.0, 12.0)
 # ... only for a reading at least this like a card: of 25,201 turned tries on seeds 1 and 2,
 # the 179 that found a card turned all began at 0.379 or more; the 39 % below 0.3 (a hand, the
