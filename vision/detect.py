@@ -46,6 +46,10 @@ EDGE_CELL_COVER = 0.3  # ... in a lattice laid on the picture's edges
 # of a card whose rest is the cloth's colour: cells flush with its ends (see _flush_cells)
 FLUSH_SIDE = 0.12
 FLUSH_SHORT = 0.3
+# ... its matching side may be wider than the card's by up to this share: a pile's top card, the
+# cards beneath it fanned a few degrees out at its sides (bench seed 9, photo-like Highwayman 90:
+# a brown card on wood seen as its upper half with its pile, 65 x 61 mm, 57 mm wide)
+FLUSH_WIDER = 0.2
 ROUND = 0.85  # a convex region (its area at least CONVEX of its hull's) filling less of its rectangle
 CONVEX = 0.95  # ... than ROUND is no cards
 HULL_COVER = 0.4  # ... a region no grid explains is tried as its hull when it covers this much of it
@@ -1967,7 +1971,7 @@ def _way(fit: _GridFit, cells: Sequence[Candidate]) -> tuple[tuple[float, float]
 def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2: float,
                  size_keys: Sequence[tuple[float, float]], lab: int, px_per_mm: float) -> list[Candidate]:
     """Cards a region may be the visible part of: one whose side the region's side matches
-    (FLUSH_SIDE) while the region falls short of its other side (dark cards on dark wood left the
+    (FLUSH_SIDE, FLUSH_WIDER) while the region falls short of its other side (dark cards on dark wood left the
     mask a 61 x 45 mm strip of each 63 x 88 mm card, read as a 50 mm tile). The rest of such a
     card is the cloth's colour, beyond either end of the region: a cell flush with each end."""
     out: list[Candidate] = []
@@ -1975,7 +1979,8 @@ def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2
         for side, other in ((short, long_), (long_, short)) if short != long_ else ((short, long_),):
             for across, along, a_len, b_len in ((u, v, l1, l2), (v, u, l2, l1)):
                 # `across` the region matches the card's `side`; along it the region is short of `other`
-                if abs(a_len - side * px_per_mm) > FLUSH_SIDE * side * px_per_mm \
+                over = a_len - side * px_per_mm  # (how much wider than the card: below 0, narrower)
+                if not -FLUSH_SIDE * side * px_per_mm <= over <= FLUSH_WIDER * side * px_per_mm \
                         or not FLUSH_SHORT * other * px_per_mm <= b_len < (1 - FLUSH_SIDE) * other * px_per_mm:
                     continue
                 angle = _up_angle(along if other == long_ else across, short == long_)

@@ -259,6 +259,21 @@ def test_a_piles_top_card_a_little_off_its_outline_is_read_turned_two_degrees(i,
     check_against_truth(obs, truth, recall=0.5)
 
 
+def test_a_piles_top_card_whose_lower_half_is_the_cloths_colour_is_read_flush_with_its_top():
+    """Bench seed 9, photo-like Highwayman 90: hm-dover-2, brown over its lower half, lies on a
+    brown wood; the mask holds its upper half and the cards of its pile fanned a few degrees
+    beneath it, 65 x 61 mm, a card's width and more across (detect.FLUSH_WIDER). It was fitted as a
+    card turned across it, read as no card, and shown as an unknown; a cell flush with the top of
+    what is seen reads it sure."""
+    pack, frame, truth = bench_scene("highwayman", 90, photo=True, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    (card,) = [t for t in truth.items if t.id == "hm-dover-2"]
+    read = [it.id for it in obs.items if near(it.center_mm, card.center_mm, 5)]
+    assert read == [card.id], (obs.items, obs.unsure)
+    assert not any(near(u.center_mm, card.center_mm, 30) for u in obs.unknowns)
+    check_against_truth(obs, truth, recall=0.9)
+
+
 @pytest.mark.parametrize("game,i,want", [("monsterhighway", 27, 17), ("roundabout", 0, 4), ("bigsur", 23, 26)])
 def test_cards_in_a_check_cloths_own_colours_are_found(game, i, want):
     """Check cloths of the bench (seed 1, proxy pack), whose colours the cards share: a green home
