@@ -46,6 +46,7 @@ MOST = 0.35  # ... and may cover (beyond it too little is left to tell look-alik
 # 3-35 % of them, none read its whole face's card above 0.77 past the arm; of 17 cards hidden up to
 # a quarter, 11 read 0.82 or more. Seed 3 was kept for the check (docs/benchmarks.md)
 SURE = 0.82
+UNNAMED_SURE = 0.85
 # an unknown place this much of the arm's colour is the arm (not the Monster, not a thing of its own)
 NAMED = 0.5
 # ... and a card counted on a place this much under the arm, unless read clearly (scan.CONFIRMED).
@@ -321,8 +322,10 @@ def seen_scores(win: np.ndarray, faces: np.ndarray, seen: np.ndarray) -> np.ndar
 def read_past_a_hand(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: float,
                      key: tuple[float, float], match: Match, found: list[Arm]) -> Match | None:
     """`match` (a card named, not counted) read again without the pixels of an arm reaching over
-    it: a sure Match of the same card and turn with the score of the rest, or None."""
-    if match.id is None or not found or key not in index.classes:
+    it: a sure Match of the same card and turn with the score of the rest, or None. A place read
+    as no card (`match` unknown: the arm's bright skin outweighs a dark card's print) is read past
+    the arm as such, and then the reading of the rest alone must be clear (UNNAMED_SURE)."""
+    if not found or key not in index.classes or (match.id is None and match.status != "unknown"):
         return None
     sc = index.classes[key]
     h, w = fine_shape(key)
@@ -337,6 +340,9 @@ def read_past_a_hand(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, 
     got = best_of(sc, scores, np.argsort(-scores), angle_deg)
     # the same card and turn, read well, and ahead of any other card and turn by the recogniser's
     # margin (or where two designs differ, the arm left out, decides it)
-    if not got.names(match) or got.score < SURE or got.too_close(sc, MARGIN, crop, seen):
+    if match.id is None:
+        if got.score < UNNAMED_SURE or got.too_close(sc, MARGIN, crop, seen):
+            return None
+    elif not got.names(match) or got.score < SURE or got.too_close(sc, MARGIN, crop, seen):
         return None
     return got.match(match.center_mm, match)

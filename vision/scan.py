@@ -1041,7 +1041,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if not arms:
             return found
         return [(c, (hand.read_past_a_hand(index, frame, cal.homography, c.angle_deg, c.size_key, m, arms) or m)
-                 if m.id is not None and (m.status != "sure" or m.score < counted_from) else m) for c, m in found]
+                 if m.status != "sure" or m.score < counted_from else m) for c, m in found]
 
     # the cards beside an arm, their region split without it (see detect.find): a place there
     # counts when read sure with a clear score where no region reads a card for sure, and what

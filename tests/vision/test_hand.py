@@ -409,6 +409,47 @@ def test_a_card_beside_the_hand_that_joins_it_to_the_arm_is_read(i, cid):
     assert any(u.reason == ARM or max(u.size_mm) > 150 for u in obs.unknowns)
 
 
+def test_a_dark_card_a_thumb_outweighs_is_read_past_the_arm_as_no_card_named():
+    """Bench seed 9, proxy Highwayman 0: a hand over one pile reaches its thumb onto the other
+    pile's top card (hm-highwayman, dark all over, a tenth of it under the thumb). The bright
+    skin outweighs its print: read as placed it scored 0.45 (no card) and, as no card was named,
+    it was never read past the arm; it was two unknowns. Past the arm it is a clear reading of
+    itself (vision.hand.UNNAMED_SURE), and counts."""
+    from tests.vision.test_scan import bench_scene, check_against_truth, near
+    from vision import scan
+
+    pack, frame, truth = bench_scene("highwayman", 0, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    (card,) = [t for t in truth.items if t.id == "hm-highwayman"]
+    assert 0.05 < card.occluded < 0.15
+    read = [it for it in obs.items if near(it.center_mm, card.center_mm, 5)]
+    assert [it.id for it in read] == ["hm-highwayman"], (obs.items, obs.unsure)
+    assert not any(near(u.center_mm, card.center_mm, 30) and u.reason != hand.ARM for u in obs.unknowns)
+    check_against_truth(obs, truth, recall=0.0)
+
+
+def test_no_card_is_read_past_the_arm_where_none_was_named_on_bare_cloth():
+    """A place beside the forearm where only the cloth lies, read as no card, gives no reading past
+    the arm (the arm over a share of it that is read past): nothing else there fits a face."""
+    from vision import detect
+    from vision.calibration import calibrate
+    from vision.identify import Match, index_for_pack
+
+    pack, frame, truth = under_an_arm(125.0)
+    cal = calibrate(frame)
+    index = index_for_pack(pack)
+    det = detect.find(frame, cal, index.size_keys)
+    found = arms(det.rectified, det.mask, det.px_per_mm)
+    assert found
+    t = truth.items[0]
+    # below the card and to the left of it, the forearm's side over the place's right edge
+    at = (t.center_mm[0] - 25.0, t.center_mm[1] + 180.0)
+    corners = np.array(at) + np.array([(-31.5, -44.0), (31.5, -44.0), (31.5, 44.0), (-31.5, 44.0)])
+    assert hand.LEAST < hand.share_of_arm(det.rectified, corners * det.px_per_mm, found) < MOST
+    nothing = Match("unknown", None, 0.0, 0.2, 0.0, at)
+    assert hand.read_past_a_hand(index, frame, cal.homography, 0.0, (63.0, 88.0), nothing, found) is None
+
+
 def test_a_card_counted_on_the_edge_of_a_forearm_is_named_the_arm():
     """Bench seed 9, photo-like Monster Highway 157, scanned after scene 156 as the bench does (the
     same table: its cloth's colours are refitted from the last scan's): the edge of a forearm read
