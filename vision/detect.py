@@ -520,6 +520,17 @@ def snap_cells(cells: Sequence[Candidate], edges: Edges,
     off its card. All cells are searched at once."""
     if not cells:
         return []
+    if len({c.size_key for c in cells}) > 1:
+        # each size's cells apart: the steps a cell is searched in are set by the farthest reach
+        # of the cells searched with it, so a cell must be searched with its own size's alone. A
+        # phone's outline, two 63 x 88 mm cells, moved the 50 mm tiles of a board by a px or two
+        # (bench seed 1, proxy Monster Highway 24)
+        out = list(cells)
+        for key in dict.fromkeys(c.size_key for c in cells):
+            at = [n for n, c in enumerate(cells) if c.size_key == key]
+            for n, c in zip(at, snap_cells([cells[n] for n in at], edges, px_per_mm, reach_mm), strict=True):
+                out[n] = c
+        return out
     # read as flat arrays by one flat index per point (one gather each, not two 2-D ones)
     ex, ey = edges.across_x.ravel(), edges.across_y.ravel()
     h, w = edges.across_x.shape

@@ -220,6 +220,29 @@ def test_a_cell_off_its_card_is_moved_onto_the_card_edges(offset):
     assert np.hypot(on.center_mm[0] - want[0], on.center_mm[1] - want[1]) < 2.5
 
 
+def test_where_a_cell_is_moved_does_not_depend_on_cells_of_another_size_elsewhere():
+    """Cells are searched together, each in steps set by the reach of those searched with it: a
+    phone's 63 x 88 mm cells across the table moved a board's 50 mm tiles by a px or two (bench
+    seed 1, proxy Monster Highway 24, where a tile under a car then read otherwise). Each size
+    is searched with its own alone."""
+    from vision.detect import Candidate, edge_maps, rectify, snap_cells
+
+    rng = np.random.default_rng(5)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    tiles = row((300, 300), 4, (50, 50), 0, gap=0.3)
+    for c in tiles:
+        paste(pic, random_face(rng), c, 0, (50, 50), table)
+    frame, _ = view(table, pic)
+    edges = edge_maps(rectify(frame, calibrate(frame, table)))
+    # each a few mm off its tile, by an amount that falls between the steps of a wider search
+    cells = [Candidate((x + 2.7 + k, y - 3.3 + 0.6 * k), 0.0, (50.0, 50.0), 1) for k, (x, y) in enumerate(tiles)]
+    alone = snap_cells(cells, edges)
+    beside = snap_cells([*cells, Candidate((750.0, 400.0), 20.0, (63.0, 88.0), 2)], edges)
+    assert [c.center_mm for c in beside[:len(cells)]] == [c.center_mm for c in alone]
+    assert all(np.hypot(c.center_mm[0] - x, c.center_mm[1] - y) < 2.5 for c, (x, y) in zip(alone, tiles, strict=True))
+
+
 def test_a_lattice_is_laid_on_the_edges_the_picture_shows():
     """Lines 50 px apart whose strongest edges start 17 px in: the lattice's first line is put at
     17 - 50 (at or before 0); a profile with no edges gives no lattice."""
