@@ -131,11 +131,14 @@ FLECK_MM2 = (20.0, 1500.0)
 # dotted with that blue) leaves only strips of its print in the mask, and no place is cut there
 # (bench seed 9, Big Sur proxy 393). Its outline is still there: what a closed outline encloses
 # (see outlined), the size of one card and mostly outside the mask, is followed as a fragment
-# grown into a card is (see _completed): a split the recogniser must confirm.
+# grown into a card is (see _completed): a split the recogniser must confirm. So on a plain
+# cloth too, and "mostly outside" is asked of each piece of the mask on its own: bench seed 9,
+# photo-like Highwayman 78, a card green across its middle on green felt was held as its top and
+# its bottom band (together 64 % of it), neither a card, and was read nowhere.
 OUTLINE_BLUR_MM = 1.0
 OUTLINE_CANNY = (20, 60)
 OUTLINE_OPEN_MM = 5.0
-OUTLINE_NEW = 0.5  # ... at most this share of it already in the mask
+OUTLINE_NEW = 0.5  # ... at most this share of it in any one piece of the mask (a row: in the mask)
 # So is a row or grid of such cards edge to edge (bench seed 9, proxy Big Sur 296: a seat's row of
 # five whose text bands are a dotted cloth's cream), at most OUTLINE_MOST cards' area, as the
 # clean grid its outline is once the flecks that touch it are taken off (an opening of
@@ -1689,7 +1692,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     outline_lab = blurred if OUTLINE_BLUR_MM * px_per_mm == GRADIENT_BLUR else None
     edges = edge_maps(top, blurred)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask, strength, patterned, outline_edges = _foreground(
+    mask, strength, _, outline_edges = _foreground(
         top, calibration.table.marker_mm, px_per_mm, 0.5 * smallest / px_per_mm**2, unlit_top, outline_lab)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
@@ -1765,41 +1768,54 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     longest = max((k[1] for k in size_keys), default=88.0) * px_per_mm
     largest = max((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
     by_outline: set[int] = set()  # labels of work found by their outline alone (see outlined)
-    if patterned:
-        # a card of the cloth's colours, by its outline (see OUTLINE_NEW)
-        if outline_edges is None:
-            outline_edges = _outline_edges(top, px_per_mm, outline_lab)
-        on, olabels, ostats, _ = _components(outlined(top, px_per_mm, outline_edges))
-        for k in range(1, on):
-            x, y, w, h, area = (int(v) for v in ostats[k])
-            if not 0.5 * smallest <= area < OUTLINE_MOST * largest:
+    # (their work, split after the mask's own pieces: where a cell of each lands on one place, the
+    # mask's is kept (Detection.snap), so what it holds is still reported when no card is read
+    # there; a foreign card in the mask as two pieces was no longer shown, its outline's cell read
+    # as the cloth: bench seed 9, Roundabout 113)
+    enclosed: list[tuple[np.ndarray, int, int, int, int]] = []
+    # a card of the cloth's colours, by its outline (see OUTLINE_NEW), on any cloth
+    if outline_edges is None:
+        outline_edges = _outline_edges(top, px_per_mm, outline_lab)
+    on, olabels, ostats, _ = _components(outlined(top, px_per_mm, outline_edges))
+    for k in range(1, on):
+        x, y, w, h, area = (int(v) for v in ostats[k])
+        if not 0.5 * smallest <= area < OUTLINE_MOST * largest:
+            continue
+        comp = (olabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
+        inked = cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w]))
+        if area < 1.3 * largest:
+            # one card: not where one piece of the mask holds most of it (that piece is the
+            # card); its print held in pieces apart (bands of it, its middle the cloth's colour)
+            # is no card the mask found
+            held = labels[y:y + h, x:x + w][comp > 0]
+            held = held[held > 0]
+            if held.size and int(np.bincount(held).max()) > OUTLINE_NEW * area:
                 continue
-            comp = (olabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
-            inked = cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w]))
+        else:
             if inked > OUTLINE_NEW * area:
                 continue
-            if area >= 1.3 * largest:
-                # a row or grid of such cards edge to edge, with the cloth's flecks that touch
-                # its outline taken off: only as the clean grid of cards it then is, only with
-                # some print of its own in the mask (a check cloth's squares make lattices too),
-                # and not where that print is mostly cards the mask holds whole
-                if inked < OUTLINE_ROW_PRINT * area or \
-                        _whole_cards(labels, comp, x, y, stats, size_keys, px_per_mm) > OUTLINE_ROW_WHOLE * inked:
-                    continue
-                core = _largest_part(cv2.morphologyEx(comp, cv2.MORPH_OPEN, _disc(OUTLINE_ROW_OPEN_MM, px_per_mm)))
-                if core is None:
-                    continue
-                comp, cx, cy, area = core
-                x, y = x + cx, y + cy
-                grid = _fits(comp, x, y, size_keys, px_per_mm, edges)
-                if not grid[0] or grid[0][0][0].score < BRIDGE_SCORE:
-                    continue
-                fitted[n + bn + n + an + k] = grid  # (kept for the region below)
-            lab = n + bn + n + an + k
-            work.append((comp, x, y, area, lab))
-            completed.add(lab)
-            hulls.add(lab)
-            by_outline.add(lab)
+            # a row or grid of such cards edge to edge, with the cloth's flecks that touch
+            # its outline taken off: only as the clean grid of cards it then is, only with
+            # some print of its own in the mask (a check cloth's squares make lattices too),
+            # and not where that print is mostly cards the mask holds whole
+            if inked < OUTLINE_ROW_PRINT * area or \
+                    _whole_cards(labels, comp, x, y, stats, size_keys, px_per_mm) > OUTLINE_ROW_WHOLE * inked:
+                continue
+            opened = cv2.morphologyEx(comp, cv2.MORPH_OPEN, _disc(OUTLINE_ROW_OPEN_MM, px_per_mm))
+            core = _largest_part(opened)
+            if core is None:
+                continue
+            comp, cx, cy, area = core
+            x, y = x + cx, y + cy
+            grid = _fits(comp, x, y, size_keys, px_per_mm, edges)
+            if not grid[0] or grid[0][0][0].score < BRIDGE_SCORE:
+                continue
+            fitted[n + bn + n + an + k] = grid  # (kept for the region below)
+        lab = n + bn + n + an + k
+        enclosed.append((comp, x, y, area, lab))
+        completed.add(lab)
+        hulls.add(lab)
+        by_outline.add(lab)
     for lab in range(1, n):
         if lab in consumed:
             continue
@@ -1828,6 +1844,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 if float(np.median(strength[y:y + h, x:x + w][comp > 0])) < PIECE_STRENGTH:
                     continue
         work.append((comp, x, y, area, lab))
+    work += enclosed
 
     candidates: list[Candidate] = []
     partial: list[Candidate] = []

@@ -274,6 +274,35 @@ def test_a_piles_top_card_whose_lower_half_is_the_cloths_colour_is_read_flush_wi
     check_against_truth(obs, truth, recall=0.9)
 
 
+def test_a_card_the_mask_holds_in_two_bands_is_found_by_its_outline_on_a_plain_cloth():
+    """Bench seed 9, photo-like Highwayman 78: hm-holyhead-london, green across its middle, alone
+    on green felt, turned 8 degrees. The mask held its top and its bottom band apart, two pieces
+    no card fits (together 64 % of it), and it was read nowhere, not even as an unknown. Its
+    closed outline encloses it whole, and no one piece of the mask holds half of that
+    (detect.OUTLINE_NEW): it is a place to read, on a plain cloth as on a patterned one."""
+    pack, frame, truth = bench_scene("highwayman", 78, photo=True, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    (card,) = [t for t in truth.items if t.id == "hm-holyhead-london"]
+    read = [it.id for it in obs.items if near(it.center_mm, card.center_mm, 5)]
+    assert read == [card.id], (obs.items, obs.unsure)
+    check_against_truth(obs, truth, recall=0.9)
+
+
+def test_a_foreign_card_the_mask_holds_in_pieces_is_still_shown_where_its_outline_reads_no_card():
+    """Bench seed 9, proxy Roundabout 113: a card of another game on grey cloth, its brown side
+    about the cloth's colour, is held by the mask in pieces, and its closed outline is a place
+    to read as well. The outline's cell read no card (the cloth, by the rules of a place found
+    by its outline alone) and, landing on the mask's own cell, took its place: the foreign
+    card was shown nowhere. The mask's cell is kept, and it is shown as not a card of the pack."""
+    from vision.layout import NOT_IN_PACK
+
+    pack, frame, truth = bench_scene("roundabout", 113, seed=9)
+    obs = scan(frame, "roundabout", pack=pack)
+    (foreign,) = [d for d in truth.distractors if d.kind == "foreign card" and near(d.center_mm, (646, 575), 5)]
+    assert any(u.reason == NOT_IN_PACK and near(u.center_mm, foreign.center_mm, 20) for u in obs.unknowns)
+    assert not any(near(it.center_mm, foreign.center_mm, 40) for it in obs.items + obs.unsure)
+
+
 @pytest.mark.parametrize("game,i,want", [("monsterhighway", 27, 17), ("roundabout", 0, 4), ("bigsur", 23, 26)])
 def test_cards_in_a_check_cloths_own_colours_are_found(game, i, want):
     """Check cloths of the bench (seed 1, proxy pack), whose colours the cards share: a green home
