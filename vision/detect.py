@@ -1771,7 +1771,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     # (their work, split after the mask's own pieces: where a cell of each lands on one place, the
     # mask's is kept (Detection.snap), so what it holds is still reported when no card is read
     # there; a foreign card in the mask as two pieces was no longer shown, its outline's cell read
-    # as the cloth: bench seed 9, Roundabout 113)
+    # as the cloth: bench seed 9, proxy Roundabout 113)
     enclosed: list[tuple[np.ndarray, int, int, int, int]] = []
     # a card of the cloth's colours, by its outline (see OUTLINE_NEW), on any cloth
     if outline_edges is None:
@@ -1999,9 +1999,10 @@ def _way(fit: _GridFit, cells: Sequence[Candidate]) -> tuple[tuple[float, float]
 def _flush_cells(origin: np.ndarray, u: np.ndarray, v: np.ndarray, l1: float, l2: float,
                  size_keys: Sequence[tuple[float, float]], lab: int, px_per_mm: float) -> list[Candidate]:
     """Cards a region may be the visible part of: one whose side the region's side matches
-    (FLUSH_SIDE, FLUSH_WIDER) while the region falls short of its other side (dark cards on dark wood left the
-    mask a 61 x 45 mm strip of each 63 x 88 mm card, read as a 50 mm tile). The rest of such a
-    card is the cloth's colour, beyond either end of the region: a cell flush with each end."""
+    (FLUSH_SIDE, FLUSH_WIDER) while the region falls short of its other side (dark cards on dark
+    wood left the mask a 61 x 45 mm strip of each 63 x 88 mm card, read as a 50 mm tile). The rest
+    of such a card is the cloth's colour, beyond either end of the region: a cell flush with each
+    end."""
     out: list[Candidate] = []
     for short, long_ in size_keys:
         for side, other in ((short, long_), (long_, short)) if short != long_ else ((short, long_),):

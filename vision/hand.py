@@ -46,6 +46,9 @@ MOST = 0.35  # ... and may cover (beyond it too little is left to tell look-alik
 # 3-35 % of them, none read its whole face's card above 0.77 past the arm; of 17 cards hidden up to
 # a quarter, 11 read 0.82 or more. Seed 3 was kept for the check (docs/benchmarks.md)
 SURE = 0.82
+# ... and where the whole face named no card, what the rest alone must read (bench seed 9, proxy
+# Highwayman 0: a dark card under a thumb, 0.45 whole, itself at 0.85 past the arm; the cloth
+# beside a forearm, a quarter of it under the arm, 0.29: tests)
 UNNAMED_SURE = 0.85
 # an unknown place this much of the arm's colour is the arm (not the Monster, not a thing of its own)
 NAMED = 0.5

@@ -1036,8 +1036,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     arms = det.arms
 
     def past_an_arm(found: list[tuple[detect.Candidate, Match]], counted_from: float) -> list[tuple[detect.Candidate, Match]]:
-        """Each place whose reading names a card that would not count (below `counted_from`)
-        read again without an arm's pixels, where an arm crosses the table's edge."""
+        """Each place whose reading would not count (below `counted_from`, or no card named:
+        see hand.read_past_a_hand) read again without an arm's pixels, where an arm crosses the
+        table's edge."""
         if not arms:
             return found
         return [(c, (hand.read_past_a_hand(index, frame, cal.homography, c.angle_deg, c.size_key, m, arms) or m)

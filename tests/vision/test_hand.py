@@ -417,6 +417,7 @@ def test_a_dark_card_a_thumb_outweighs_is_read_past_the_arm_as_no_card_named():
     itself (vision.hand.UNNAMED_SURE), and counts."""
     from tests.vision.test_scan import bench_scene, check_against_truth, near
     from vision import scan
+    from vision.observation import ARM
 
     pack, frame, truth = bench_scene("highwayman", 0, seed=9)
     obs = scan(frame, "highwayman", pack=pack)
@@ -424,7 +425,7 @@ def test_a_dark_card_a_thumb_outweighs_is_read_past_the_arm_as_no_card_named():
     assert 0.05 < card.occluded < 0.15
     read = [it for it in obs.items if near(it.center_mm, card.center_mm, 5)]
     assert [it.id for it in read] == ["hm-highwayman"], (obs.items, obs.unsure)
-    assert not any(near(u.center_mm, card.center_mm, 30) and u.reason != hand.ARM for u in obs.unknowns)
+    assert not any(near(u.center_mm, card.center_mm, 30) and u.reason != ARM for u in obs.unknowns)
     check_against_truth(obs, truth, recall=0.0)
 
 
