@@ -788,9 +788,9 @@ def _outline_edges(top: np.ndarray, px_per_mm: float, lab: np.ndarray | None = N
 
 def outlined(top: np.ndarray, px_per_mm: float = DETECT_PX_PER_MM, edges: OutlineEdges | None = None) -> np.ndarray:
     """A 0/255 mask of everything a closed outline encloses in the view (edges in any of the Lab
-    planes, gaps of a px bridged): on a patterned cloth, a card whose colours are the cloth's
-    still has a card's outline, which the cloth's flecks (rounds) do not. `edges`: the view's
-    (_outline_edges), when already found."""
+    planes, gaps of a px bridged): a card whose colours are the cloth's (a patterned cloth's, or
+    a plain one's across its middle) still has a card's outline, which the cloth's flecks
+    (rounds) do not. `edges`: the view's (_outline_edges), when already found."""
     _, edge = edges if edges is not None else _outline_edges(top, px_per_mm)
     edge = cv2.morphologyEx(edge, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     outer, _ = cv2.findContours(edge, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
