@@ -196,21 +196,28 @@ def test_a_hand_touching_a_row_still_leaves_card_cells_where_the_cards_are():
     assert hits and all(abs(c.angle_deg) < 2 for c in hits[0])
 
 
+def _row_and_its_edges(seed, n, size_mm, gap):
+    """A row of n random faces of `size_mm` from (300, 300) mm, `gap` mm apart, photographed:
+    their centres and the rectified view's edges (detect.edge_maps)."""
+    from vision.detect import edge_maps, rectify
+
+    rng = np.random.default_rng(seed)
+    table = TableSpec()
+    pic = table_picture(table, rng)
+    centres = row((300, 300), n, size_mm, 0, gap=gap)
+    for c in centres:
+        paste(pic, random_face(rng), c, 0, size_mm, table)
+    frame, _ = view(table, pic)
+    return centres, edge_maps(rectify(frame, calibrate(frame, table)))
+
+
 @pytest.mark.parametrize("offset", [(14, 0), (0, -15), (-11, 12)])
 def test_a_cell_off_its_card_is_moved_onto_the_card_edges(offset):
     """A cell the outline put beside its card (gaps add up along a hand-laid row) moves onto the
     card's edges before the recogniser looks at it, and stays where it is when it already fits."""
-    from vision.detect import Candidate, edge_maps, rectify, snap_cell
+    from vision.detect import Candidate, snap_cell
 
-    rng = np.random.default_rng(11)
-    table = TableSpec()
-    pic = table_picture(table, rng)
-    centres = row((300, 300), 3, (63, 88), 0, gap=0.5)
-    for c in centres:
-        paste(pic, random_face(rng), c, 0, (63, 88), table)
-    frame, _ = view(table, pic)
-    cal = calibrate(frame, table)
-    edges = edge_maps(rectify(frame, cal))
+    centres, edges = _row_and_its_edges(11, 3, (63, 88), 0.5)
     want = centres[1]
     off = Candidate((want[0] + offset[0], want[1] + offset[1]), 0.0, (63.0, 88.0), 1)
     got = snap_cell(off, edges)
@@ -225,16 +232,9 @@ def test_where_a_cell_is_moved_does_not_depend_on_cells_of_another_size_elsewher
     phone's 63 x 88 mm cells across the table moved a board's 50 mm tiles by a px or two (bench
     seed 1, proxy Monster Highway 24, where a tile under a car then read otherwise). Each size
     is searched with its own alone."""
-    from vision.detect import Candidate, edge_maps, rectify, snap_cells
+    from vision.detect import Candidate, snap_cells
 
-    rng = np.random.default_rng(5)
-    table = TableSpec()
-    pic = table_picture(table, rng)
-    tiles = row((300, 300), 4, (50, 50), 0, gap=0.3)
-    for c in tiles:
-        paste(pic, random_face(rng), c, 0, (50, 50), table)
-    frame, _ = view(table, pic)
-    edges = edge_maps(rectify(frame, calibrate(frame, table)))
+    tiles, edges = _row_and_its_edges(5, 4, (50, 50), 0.3)
     # each a few mm off its tile, by an amount that falls between the steps of a wider search
     cells = [Candidate((x + 2.7 + k, y - 3.3 + 0.6 * k), 0.0, (50.0, 50.0), 1) for k, (x, y) in enumerate(tiles)]
     alone = snap_cells(cells, edges)
