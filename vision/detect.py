@@ -1782,7 +1782,6 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if not 0.5 * smallest <= area < OUTLINE_MOST * largest:
             continue
         comp = (olabels[y:y + h, x:x + w] == k).astype(np.uint8) * 255
-        inked = cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w]))
         if area < 1.3 * largest:
             # one card: not where one piece of the mask holds most of it (that piece is the
             # card); its print held in pieces apart (bands of it, its middle the cloth's colour)
@@ -1792,6 +1791,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
             if held.size and int(np.bincount(held).max()) > OUTLINE_NEW * area:
                 continue
         else:
+            inked = cv2.countNonZero(cv2.bitwise_and(comp, mask[y:y + h, x:x + w]))
             if inked > OUTLINE_NEW * area:
                 continue
             # a row or grid of such cards edge to edge, with the cloth's flecks that touch
