@@ -76,8 +76,13 @@ BLOB_TOGETHER = 0.8
 # ones passed where the readings as they are did not at 37 places, each the right tile (17 in
 # sleeves), and at that one place where none lay. The right ones' misfit lay 0.76-1.0 together
 # at 30 of them (0.63-0.72 at the other seven): flattened, the misfit must lie in one blob as a
-# clear reading's does, and the whole face must have named the card.
+# clear reading's does.
 FLAT_TOGETHER = TOGETHER
+# A place read as no card is read flattened too, but must score this: proxy Monster Highway 2, 3
+# and 68 (bench seed 9), a car on a tile (MH 3's in a glossy sleeve: its whole face 0.31, past the
+# car as it is 0.62-0.65), flattened 0.82-0.88 and 0.23-0.41 ahead, the right tile at each of
+# four places; a bare place beside a tile (photo-like MH 1) read flattened a road 0.78, 0.17 ahead.
+FLAT_UNNAMED = AHEAD_SURE
 # the ways in for a square tile past its clear reading: (read at least, ahead of any other face or
 # turn by at least, its misfit in one blob at least), each all three together
 SQUARE_WAYS_IN = ((AHEAD_SURE, AHEAD, AHEAD_TOGETHER), (COMPACT_SURE, COMPACT_AHEAD, COMPACT_TOGETHER),
@@ -139,15 +144,13 @@ def read_past_a_piece(index: CardIndex, frame: np.ndarray, to_image: np.ndarray,
     card below the recogniser's bar (ACCEPT) that the trimmed reading does not name, is read past
     the piece as such, and then the trimmed reading alone must be clear. With `flat`, the crop
     and the faces are compared with their lightness flattened (identify.flattened: a sleeve's
-    sheen); where the designs differ is still looked at as they are. Flattened, only a card the
-    whole face named is read, and only past one blob (see FLAT_TOGETHER)."""
-    if flat and match.id is None:
-        return None
+    sheen); where the designs differ is still looked at as they are. Flattened, a card is read
+    only past one blob (see FLAT_TOGETHER), and a place read as no card must read FLAT_UNNAMED."""
     read = _past(index, frame, to_image, angle_deg, key, match, flat)
     if read is None:
         return None
     got, together, centre, crop, misfit, match = read
-    if flat and (match.id is None or together < FLAT_TOGETHER):
+    if flat and (together < FLAT_TOGETHER or (match.id is None and got.score < FLAT_UNNAMED)):
         return None
     sc = index.classes[key]
     clear = got.score >= TRIMMED_SURE and together >= TOGETHER
@@ -179,10 +182,10 @@ def _past(index: CardIndex, frame: np.ndarray, to_image: np.ndarray, angle_deg: 
     crop, crop_to_mm = extract(frame, to_image, match.center_mm, angle_deg, key)
     seen, faces = (flattened(crop), sc.flat_fine()) if flat else (crop, sc.fine)
     win = seen[SLACK:SLACK + h, SLACK:SLACK + w]
-    if flat:
-        # flattened, only the named card is read, and no way in takes less than FLAT_LEAST: where
-        # none of its own faces reaches that, nothing can pass (half the flattened readings of
-        # the log ended so), and the other faces are not compared
+    if flat and match.id is not None:
+        # flattened, a named card's own faces are tried first: no way in takes less than
+        # FLAT_LEAST, and where none of them reaches that, nothing can pass (half the flattened
+        # readings of the log ended so), and the other faces are not compared
         own = [e for e, cid in enumerate(sc.entry_id) if cid == match.id]
         if not own or float(_trimmed_scores(win, faces[own], TRIM)[0].max()) < FLAT_LEAST:
             return None

@@ -416,6 +416,15 @@ def test_a_tile_in_a_glossy_sleeve_is_read_past_the_car_with_the_lightness_flatt
     _counted_in_bench_scene(i, card, at, seed=9)
 
 
+@pytest.mark.parametrize("i,card,at", [(3, "road-curve", (575, 325)), (2, "road-cross", (575, 425))])
+def test_a_tile_a_car_makes_look_like_no_card_is_read_past_it_flattened(i, card, at):
+    """Bench seed 9, proxy Monster Highway 2 and 3: a car on a tile (scene 3's in a glossy
+    sleeve: its whole face read no card, 0.31, and past the car as it is 0.62-0.65). Flattened,
+    0.85-0.88 and 0.23-0.41 ahead of every other face, its misfit in one blob. A place read as no
+    card is read flattened too, and the tile counts."""
+    _counted_in_bench_scene(i, card, at, seed=9)
+
+
 def test_a_check_square_beside_a_tile_is_no_card_past_a_piece_with_the_lightness_flattened(monkeypatch):
     """Bench seed 9, photo-like Monster Highway 108: a bare square of a check cloth beside
     home-base-se, its whole face read as the Remove tile (0.48, unsure). Read past a "piece" with
