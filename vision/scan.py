@@ -518,13 +518,14 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
 def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: detect.Detection, look: Look,
               first_look: FirstLook, past: PastAPiece | None = None) -> list[tuple[detect.Candidate, Match]]:
     """The cards read in places beside two or more counted cards, each edge to edge with the
-    place (between two in line, or in the corner of two at a right angle), where no sure card
-    lies. A card the colour of the cloth leaves the mask bare, and a region's growth reads a
-    bare place only where the mask touches it or a line of bare cards runs through it: Ground
-    Zero, grey on a grey cloth between a road and a dead end, split the board into two regions
-    and was reported by nothing; on dark wood, the corner place between two tiles of one board.
-    Each place is read as a bare place is in _grow: a first look, read in full only when it
-    scores like a card, and kept only when read sure with a clear score (WEAK_SURE)."""
+    place (between two in line, or in the corner of two at a right angle), or one card on in line
+    past two (no arm reaching over either), where no sure card lies. A card the colour of the
+    cloth leaves the mask bare, and a region's growth reads a bare place only where the mask
+    touches it or a line of bare cards runs through it: Ground Zero, grey on a grey cloth between
+    a road and a dead end, split the board into two regions and was reported by nothing; on dark
+    wood, the corner place between two tiles of one board. Each place is read as a bare place
+    is in _grow: a first look, read in full only when it scores like a card, and kept only when
+    read sure with a clear score (WEAK_SURE)."""
     sure = [(c, m) for found in by_region.values() for c, m in found if m.status == "sure" and m.score >= COUNTED]
     held = [c for found in by_region.values() for c, m in found if m.status == "sure"]
     if len(sure) < 2:
@@ -551,6 +552,19 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     beside = same & (((np.abs(sideways - across_mm) <= EDGE_SLACK_MM) & (lengthways <= EDGE_SLACK_MM))
                      | ((np.abs(lengthways - along_mm) <= EDGE_SLACK_MM) & (sideways <= EDGE_SLACK_MM)))
     beside[np.arange(len(at)), owner] = False
+    # or in line with two of them, the place one card on past a counted card whose other side a
+    # counted card holds (a row running on under a hand, whose region the hand joined: bench seed 9,
+    # photo-like Big Sur 53, the row's grid there 12 mm off its cards), where no arm reaches over
+    # either (an arm cut into cells read one card over and over, in line up the arm and on)
+    reach = None if det.arm is None else det.arm.astype(np.uint8) * 255
+    armless = np.array([reach is None or glare.share_of(
+        reach, np.array(_corners(c.center_mm, c.angle_deg, c.size_key)) * det.px_per_mm) == 0.0
+        for c, _ in sure])
+    mirror = 2 * centre[owner] - at  # (the place on the owner's other side)
+    off = np.hypot(*(mirror[:, None, :] - centre[None, :, :]).transpose(2, 0, 1))
+    in_line = same & (off <= EDGE_SLACK_MM) & armless[None, :] & armless[owner][:, None]
+    in_line[np.arange(len(at)), owner] = False
+    beside |= in_line
     # (and no sure card there: within half the narrower short side, as _apart)
     kept = np.array([c.center_mm for c in held], float).reshape(-1, 2)
     kept_short = np.array([c.size_key[0] for c in held], float)
@@ -1024,8 +1038,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # and the cards beside those (a row of dark cards on dark wood, each a strip in the mask)
     for region, new in added.items():
         by_region[region] = grow(by_region[region], det, region, look, first_look, start=new)
-    # the places beside two counted cards that no sure card holds, and the cards beside those
-    # (see _enclosed)
+    # the places beside two counted cards, or in line past two, that no sure card holds, and the
+    # cards beside those (see _enclosed)
     enclosed: dict[int, list[tuple[detect.Candidate, Match]]] = {}
     for c, m in _enclosed(by_region, det, look, first_look, past_a_piece if pieces_stand else None):
         enclosed.setdefault(c.region, []).append((c, m))

@@ -288,6 +288,31 @@ def test_a_card_the_mask_holds_in_two_bands_is_found_by_its_outline_on_a_plain_c
     check_against_truth(obs, truth, recall=0.9)
 
 
+def test_a_row_running_on_under_a_hand_is_read_one_card_on_from_two_counted_cards():
+    """Bench seed 9, photo-like Big Sur 53: a hand lies over the middle of the bottom row. Joined
+    to the hand, the row's region there put its grid 12 mm off the cards beside the hand, which
+    were read as no card. One card on past bs-10, whose other side bs-11 holds, bs-23 (a sixth of
+    it under the hand) is read where it lies and counts."""
+    pack, frame, truth = bench_scene("bigsur", 53, photo=True, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    (card,) = [t for t in truth.items if t.id == "bs-23"]
+    assert [it.id for it in obs.items if near(it.center_mm, card.center_mm, 5)] == [card.id]
+    assert not any(near(u.center_mm, card.center_mm, 20) for u in obs.unknowns)
+    check_against_truth(obs, truth, recall=0.9)
+
+
+def test_an_arm_cut_into_cells_is_not_read_on_in_line():
+    """Bench seed 9, photo-like Highwayman 53: an arm reaching down to the row is cut into cells,
+    four of them in a line up it read as hm-holyhead-7 (0.80-0.86) before the arm's rules set
+    them aside. Read one card on past them in line, the place beyond the table's edge read as it
+    too, and then every place on up the arm: hm-holyhead-7 listed 17 times. Cards an arm reaches
+    over lead to no place in line."""
+    pack, frame, truth = bench_scene("highwayman", 53, photo=True, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    assert not [it for it in obs.items + obs.unsure if it.id == "hm-holyhead-7"]
+    check_against_truth(obs, truth, recall=0.9)
+
+
 def test_a_foreign_card_the_mask_holds_in_pieces_is_still_shown_where_its_outline_reads_no_card():
     """Bench seed 9, proxy Roundabout 113: a card of another game on grey cloth, its brown side
     about the cloth's colour, is held by the mask in pieces, and its closed outline is a place
