@@ -519,13 +519,14 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
               first_look: FirstLook, past: PastAPiece | None = None) -> list[tuple[detect.Candidate, Match]]:
     """The cards read in places beside two or more counted cards, each edge to edge with the
     place (between two in line, or in the corner of two at a right angle), or one card on in line
-    past two (no arm reaching over either), where no sure card lies. A card the colour of the
-    cloth leaves the mask bare, and a region's growth reads a bare place only where the mask
-    touches it or a line of bare cards runs through it: Ground Zero, grey on a grey cloth between
-    a road and a dead end, split the board into two regions and was reported by nothing; on dark
-    wood, the corner place between two tiles of one board. Each place is read as a bare place
-    is in _grow: a first look, read in full only when it scores like a card, and kept only when
-    read sure with a clear score (WEAK_SURE)."""
+    past two (no arm reaching over either; the mask touching the place, or something unlike the
+    cloth lying in it), where no sure card lies. A card the colour of the cloth leaves the mask
+    bare, and a region's growth reads a bare place only where the mask touches it or a line of
+    bare cards runs through it: Ground Zero, grey on a grey cloth between a road and a dead end,
+    split the board into two regions and was reported by nothing; on dark wood, the corner place
+    between two tiles of one board. Each place is read as a bare place is in _grow: a first look,
+    read in full only when it scores like a card, and kept only when read sure with a clear score
+    (WEAK_SURE)."""
     sure = [(c, m) for found in by_region.values() for c, m in found if m.status == "sure" and m.score >= COUNTED]
     held = [c for found in by_region.values() for c, m in found if m.status == "sure"]
     if len(sure) < 2:
@@ -567,7 +568,7 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     # (and only where the mask touches the place or something unlike the cloth lies in it, as
     # _grow reads a bare one: past most rows' ends lies bare cloth, and a first look there, with
     # its place moved onto edges and where it lay before, cost the latency table's 30 cards on wood
-    # 11 ms a scan at its six rows' ends)
+    # 11 ms a scan at six places past its rows)
     ends = {int(k): detect.Candidate((float(at[k, 0]), float(at[k, 1])), sure[owner[k]][0].angle_deg,
                                      sure[owner[k]][0].size_key, sure[owner[k]][0].region)
             for k in np.flatnonzero(in_line.any(axis=1))}

@@ -305,8 +305,9 @@ def test_an_arm_cut_into_cells_is_not_read_on_in_line():
     """Bench seed 9, photo-like Highwayman 53: an arm reaching down to the row is cut into cells,
     four of them in a line up it read as hm-holyhead-7 (0.80-0.86) before the arm's rules set
     them aside. Read one card on past them in line, the place beyond the table's edge read as it
-    too, and then every place on up the arm: hm-holyhead-7 listed 17 times. Cards an arm reaches
-    over lead to no place in line."""
+    too, and then every place on up the arm: hm-holyhead-7 read 17 times, three of those listed to
+    check and ten more places shown as unknowns. Cards an arm reaches over lead to no place in
+    line."""
     pack, frame, truth = bench_scene("highwayman", 53, photo=True, seed=9)
     obs = scan(frame, "highwayman", pack=pack)
     assert not [it for it in obs.items + obs.unsure if it.id == "hm-holyhead-7"]
