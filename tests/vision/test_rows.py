@@ -157,7 +157,9 @@ def test_the_places_beside_two_counted_cards_are_read_once(left, right, places):
     from vision.identify import Match
 
     scan_module = sys.modules["vision.scan"]
-    det = SimpleNamespace(edges=None, px_per_mm=1.0)
+    # (no arm; a bare mask and cloth: no place in line past two tiles is read, see below)
+    det = SimpleNamespace(edges=None, px_per_mm=1.0, arm=None, mask=np.zeros((400, 400), np.uint8),
+                          differ=lambda cells, level: np.zeros(len(cells), bool))
     seen = []
 
     def first_look(cells):
@@ -185,6 +187,45 @@ def test_the_places_beside_two_counted_cards_are_read_once(left, right, places):
         return [Match("sure", "ground-zero", 0.0, 0.75, 0.3, c.center_mm) for c in cells]
 
     assert scan_module._enclosed(by_region, det, look, weak) == []
+
+
+def test_a_place_in_line_past_two_counted_cards_is_read_where_the_mask_touches_it():
+    """scan._enclosed on two made-up tiles edge to edge (a row running on): the place one tile on
+    past each end is read, once, where the mask touches it or something unlike the cloth lies in
+    it (Detection.differ), and never past tiles an arm reaches over."""
+    import sys
+    from types import SimpleNamespace
+
+    from vision.identify import Match
+
+    scan_module = sys.modules["vision.scan"]
+    seen = []
+
+    def first_look(cells):
+        seen.extend(cells)
+        return [Match("sure", "ground-zero", 0.0, 0.9, 0.3, c.center_mm) for c in cells]
+
+    def look(cell, first=None):
+        return cell, first
+
+    def read(mask, differs=False, arm=None):
+        seen.clear()
+        det = SimpleNamespace(edges=None, px_per_mm=1.0, arm=arm, mask=mask,
+                              differ=lambda cells, level: np.full(len(cells), differs))
+        by_region = {1: [_tile(100.0, 100.0, 1), _tile(151.5, 100.0, 1)]}
+        got = scan_module._enclosed(by_region, det, look, first_look)
+        assert [m.id for _, m in got] == ["ground-zero"] * len(seen)
+        return sorted(np.round(c.center_mm, 1).tolist() for c in seen)
+
+    bare = np.zeros((400, 400), np.uint8)
+    assert read(bare) == []
+    touched = bare.copy()
+    touched[80:120, 190:220] = 255  # over the place past the right-hand tile
+    assert read(touched) == [[203.0, 100.0]]
+    assert read(bare, differs=True) == [[48.5, 100.0], [203.0, 100.0]]
+    arm = np.zeros((400, 400), bool)
+    arm[90:110, 90:110] = True  # an arm over the left-hand tile
+    assert read(touched, differs=True, arm=arm) == []
 
 
 def test_cover_is_the_share_of_a_cell_its_regions_mask_holds():
