@@ -553,18 +553,23 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     beside = same & (((np.abs(sideways - across_mm) <= EDGE_SLACK_MM) & (lengthways <= EDGE_SLACK_MM))
                      | ((np.abs(lengthways - along_mm) <= EDGE_SLACK_MM) & (sideways <= EDGE_SLACK_MM)))
     beside[np.arange(len(at)), owner] = False
+
+    def share(mask: np.ndarray, c: detect.Candidate) -> float:
+        # (the share of cell c a mask of the rectified view covers)
+        return glare.share_of(mask, np.array(_corners(c.center_mm, c.angle_deg, c.size_key)) * det.px_per_mm)
+
     # or in line with two of them, the place one card on past a counted card whose other side a
     # counted card holds (a row running on under a hand, whose region the hand joined: bench seed 9,
     # photo-like Big Sur 53, the row's grid there 12 mm off its cards), where no arm reaches over
     # either (an arm cut into cells read one card over and over, in line up the arm and on)
-    reach = None if det.arm is None else det.arm.astype(np.uint8) * 255
-    armless = np.array([reach is None or glare.share_of(
-        reach, np.array(_corners(c.center_mm, c.angle_deg, c.size_key)) * det.px_per_mm) == 0.0
-        for c, _ in sure])
     mirror = 2 * centre[owner] - at  # (the place on the owner's other side)
     off = np.hypot(*(mirror[:, None, :] - centre[None, :, :]).transpose(2, 0, 1))
-    in_line = same & (off <= EDGE_SLACK_MM) & armless[None, :] & armless[owner][:, None]
+    in_line = same & (off <= EDGE_SLACK_MM)
     in_line[np.arange(len(at)), owner] = False
+    if det.arm is not None and in_line.any():
+        reach = det.arm.astype(np.uint8) * 255
+        armless = np.array([share(reach, c) == 0.0 for c, _ in sure])
+        in_line &= armless[None, :] & armless[owner][:, None]
     # (and only where the mask touches the place or something unlike the cloth lies in it, as
     # _grow reads a bare one: past most rows' ends lies bare cloth, and a first look there, with
     # its place moved onto edges and where it lay before, cost the latency table's 30 cards on wood
@@ -572,8 +577,7 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     ends = {int(k): detect.Candidate((float(at[k, 0]), float(at[k, 1])), sure[owner[k]][0].angle_deg,
                                      sure[owner[k]][0].size_key, sure[owner[k]][0].region)
             for k in np.flatnonzero(in_line.any(axis=1))}
-    bare = [k for k, c in ends.items() if glare.share_of(
-        det.mask, np.array(_corners(c.center_mm, c.angle_deg, c.size_key)) * det.px_per_mm) < GROW_TOUCH]
+    bare = [k for k, c in ends.items() if share(det.mask, c) < GROW_TOUCH]
     for k, differs in zip(bare, det.differ([ends[k] for k in bare], GROW_DIFFERS), strict=True):
         in_line[k] &= bool(differs)
     beside |= in_line

@@ -138,6 +138,32 @@ def _tile(x, y, region, status="sure", score=0.9, card="road-tee", angle=0.0):
     return Candidate((x, y), angle, (50.0, 50.0), region), Match(status, card, 0.0, score, 0.2, (x, y))
 
 
+def _made_up_detection(mask, differs=False, arm=None):
+    """What scan._enclosed reads of a Detection: no edges, 1 px a mm, `arm` (a boolean mask or
+    None), the mask, and a cloth test saying `differs` everywhere."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(edges=None, px_per_mm=1.0, arm=arm, mask=mask,
+                           differ=lambda cells, level: np.full(len(cells), differs))
+
+
+def _reading_ground_zero(seen):
+    """A first look that notes each place it is asked about in `seen` and reads Ground Zero sure
+    at 0.9 there."""
+    from vision.identify import Match
+
+    def first_look(cells):
+        seen.extend(cells)
+        return [Match("sure", "ground-zero", 0.0, 0.9, 0.3, c.center_mm) for c in cells]
+
+    return first_look
+
+
+def _as_first_read(cell, first=None):
+    """A full reading that gives back the first look as it was."""
+    return cell, first
+
+
 @pytest.mark.parametrize("left,right,places", [
     (_tile(100.0, 100.0, 1), _tile(202.0, 101.0, 2), [(151.5, 100.0)]),  # in line, with their gaps
     (_tile(100.0, 100.0, 1), _tile(200.0, 100.0, 1), [(151.5, 100.0)]),  # of one region too
@@ -152,22 +178,15 @@ def test_the_places_beside_two_counted_cards_are_read_once(left, right, places):
     (edge to edge with both: between them in line, or in the corner of the two) is read, once,
     and what is read there is kept only when sure with a clear score; nothing else is read."""
     import sys
-    from types import SimpleNamespace
 
     from vision.identify import Match
 
     scan_module = sys.modules["vision.scan"]
     # (no arm; a bare mask and cloth: no place in line past two tiles is read, see below)
-    det = SimpleNamespace(edges=None, px_per_mm=1.0, arm=None, mask=np.zeros((400, 400), np.uint8),
-                          differ=lambda cells, level: np.zeros(len(cells), bool))
+    det = _made_up_detection(np.zeros((400, 400), np.uint8))
     seen = []
-
-    def first_look(cells):
-        seen.extend(cells)
-        return [Match("sure", "ground-zero", 0.0, 0.9, 0.3, c.center_mm) for c in cells]
-
-    def look(cell, first=None):
-        return cell, first
+    first_look = _reading_ground_zero(seen)
+    look = _as_first_read
 
     by_region = {}
     for c, m in (left, right):
@@ -194,26 +213,16 @@ def test_a_place_in_line_past_two_counted_cards_is_read_where_the_mask_touches_i
     past each end is read, once, where the mask touches it or something unlike the cloth lies in
     it (Detection.differ), and never past tiles an arm reaches over."""
     import sys
-    from types import SimpleNamespace
-
-    from vision.identify import Match
 
     scan_module = sys.modules["vision.scan"]
     seen = []
-
-    def first_look(cells):
-        seen.extend(cells)
-        return [Match("sure", "ground-zero", 0.0, 0.9, 0.3, c.center_mm) for c in cells]
-
-    def look(cell, first=None):
-        return cell, first
+    first_look = _reading_ground_zero(seen)
 
     def read(mask, differs=False, arm=None):
         seen.clear()
-        det = SimpleNamespace(edges=None, px_per_mm=1.0, arm=arm, mask=mask,
-                              differ=lambda cells, level: np.full(len(cells), differs))
         by_region = {1: [_tile(100.0, 100.0, 1), _tile(151.5, 100.0, 1)]}
-        got = scan_module._enclosed(by_region, det, look, first_look)
+        det = _made_up_detection(mask, differs, arm)
+        got = scan_module._enclosed(by_region, det, _as_first_read, first_look)
         assert [m.id for _, m in got] == ["ground-zero"] * len(seen)
         return sorted(np.round(c.center_mm, 1).tolist() for c in seen)
 
