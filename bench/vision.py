@@ -11,6 +11,9 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
 - identity+rotation accuracy per visible item (a card hidden under a hand for more than
   --max-occluded of its area is not required to be found, but must not be misread),
 - scenes with every item right (no wrong card, no missing card, no phantom),
+- scenes with a silent error: a card counted wrongly or where none lies, or a card missed with
+  nothing shown at its place (no listing to check, no "?", no hand, no glare): what a player
+  would not be told to look at again,
 - phantom items (a card reported where there is none), per 1,000 scenes,
 - unknown objects rejected (a phone, coaster or foreign card never reported as a card), and those
   shown as an unknown place (a "?" on the table's picture),
@@ -75,7 +78,7 @@ STRAY_MM = 60.0  # see score_scene
 def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
-               shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0)
+               shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0, missing_unshown=0)
     out.update(score_grid(obs, truth))
     out.update(score_tableaus(obs, truth))
     out.update(score_board(obs, truth))
@@ -100,6 +103,9 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
             unsure = any(np.hypot(u.center_mm[0] - t.center_mm[0], u.center_mm[1] - t.center_mm[1]) < 0.35 * min(t.size_mm)
                          for u in obs.unsure)
             out["unsure" if unsure else "missing"] += 1
+            # a card missed where the table's picture shows nothing at all (no "?", no hand, no glare)
+            # is a silent miss: the players are not told to look there
+            out["missing_unshown"] += not unsure and not shown(t, obs.unknowns)
             continue
         it = reported[hit]
         if it.id == t.id and rotation_ok(it.rotation, t.rotation, it.symmetry):
@@ -142,6 +148,19 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     out["stray_unknowns"] = sum(all(np.hypot(u.center_mm[0] - c[0], u.center_mm[1] - c[1]) > STRAY_MM for c in things)
                                 and not any(on_a_hand(u.center_mm, d) for d in hands) for u in obs.unknowns)
     return out
+
+
+def shown(t: Any, unknowns: Any) -> bool:
+    """Whether a card t lies where the scan shows an unknown place (a "?", a hand or an arm, a
+    lamp's glare): its centre inside the place's box, or within a third of the card's short side
+    of the place's centre (the place may be drawn a little off the card, or smaller)."""
+    for u in unknowns:
+        if np.hypot(u.center_mm[0] - t.center_mm[0], u.center_mm[1] - t.center_mm[1]) < 0.35 * min(t.size_mm):
+            return True
+        if cv2.pointPolygonTest(u.corners_mm().astype(np.float32), (float(t.center_mm[0]), float(t.center_mm[1])),
+                                False) >= 0:
+            return True
+    return False
 
 
 def on_a_hand(p: Any, d: Any) -> bool:
@@ -280,7 +299,7 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
 
     index = index_for_pack(pack)
     total: dict[str, int] = {}
-    all_right = 0
+    all_right = silent = 0
     for i in range(scenes):
         rng = np.random.default_rng([seed, i])
         scene = random_scene(game, pack, rng, float(rng.uniform(0, 1)))
@@ -296,6 +315,9 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
         s = score_scene(obs, truth, max_occluded)
         perfect = s["items"] == s["right"] and s["phantom"] == 0 and s["hidden_misread"] == 0
         all_right += perfect
+        # a scene whose picture misleads: a card counted wrongly or where none lies, or one missed
+        # with nothing shown at its place (a card listed to check or under a "?" is shown)
+        silent += s["wrong"] + s["phantom"] + s["hidden_misread"] + s["missing_unshown"] > 0
         if verbose and not perfect:
             print(f"    scene {i}: {s}", flush=True)
         elif verbose and (s["pieces_found"] < s["pieces"] or s["pieces_phantom"]):
@@ -307,6 +329,7 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
     total["scenes"] = scenes - total.get("refused", 0)
     total.setdefault("refused", 0)
     total["all_right"] = all_right
+    total["silent"] = silent
     return total
 
 
@@ -530,7 +553,8 @@ def main() -> None:
                 grand[k] = grand.get(k, 0) + v
             acc = r["right"] / max(1, r["items"])
             print(f"{kind:5} {game:15} items {r['items']:5}  right {100 * acc:6.2f}%  wrong {r['wrong']:3}  "
-                  f"missing {r['missing']:3}  unsure {r['unsure']:3}  all-right scenes {r['all_right']:4}/{r['scenes']}  "
+                  f"missing {r['missing']:3} (nothing shown there {r['missing_unshown']})  unsure {r['unsure']:3}  "
+                  f"all-right scenes {r['all_right']:4}/{r['scenes']}  scenes with a silent error {r['silent']}  "
                   f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']} "
                   f"shown as unknown {r['shown_unknown']}/{r['distractors']}  stray unknowns {r['stray_unknowns']}  "
                   f"listed to check where no card lies {r['unsure_nothing']}/{r['unsure_listed']}  "
@@ -543,7 +567,9 @@ def main() -> None:
     if grand:
         print(f"TOTAL identity+rotation accuracy {100 * grand['right'] / max(1, grand['items']):.2f}% of "
               f"{grand['items']} items; all-right scenes {100 * grand['all_right'] / max(1, grand['scenes']):.1f}% of "
-              f"{grand['scenes']}; phantoms {1000 * grand['phantom'] / max(1, grand['scenes']):.1f} per 1,000 scenes; "
+              f"{grand['scenes']}; scenes with a silent error (a wrong or phantom card, or a card missed with nothing "
+              f"shown there) {grand['silent']}, cards missed with nothing shown there {grand['missing_unshown']}; "
+              f"phantoms {1000 * grand['phantom'] / max(1, grand['scenes']):.1f} per 1,000 scenes; "
               f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
               f"{grand['distractors']} (shown as unknown {grand['shown_unknown']}); unknown places where nothing lies "
               f"{grand['stray_unknowns']}; unsure {grand['unsure']} (listed to check {grand['unsure_listed']}, where no card "

@@ -80,3 +80,32 @@ def test_a_card_listed_to_check_where_none_lies_is_counted_as_such(bench):
                   Item("bs-02", 0.0, (500.0, 200.0), (63.0, 88.0), 0.6, box)]
     s = bench.score_scene(obs, truth(items=[card]), 0.25)
     assert (s["unsure_listed"], s["unsure_nothing"], s["unsure"]) == (2, 1, 1)
+
+
+def card_at(at, occluded=0.0):
+    return SimpleNamespace(id="bs-01", center_mm=at, size_mm=(63.0, 88.0), rotation=0.0, occluded=occluded)
+
+
+@pytest.mark.parametrize("places,unshown", [
+    ([], 1),  # nothing shown: the players are not told to look there
+    ([Unknown((210.0, 190.0), (63.0, 88.0), "not a card of this pack", 0.0)], 0),  # a "?" on it
+    # a hand's place whose box holds the card's centre, though its own centre lies far off
+    ([Unknown((200.0, 300.0), (100.0, 260.0), "a hand or an arm", 0.0)], 0),
+    ([Unknown((200.0, 330.0), (100.0, 200.0), "a hand or an arm", 0.0)], 1),  # ... one that stops short
+    ([Unknown((200.0, 290.0), (200.0, 60.0), "a lamp's glare", 90.0)], 0),  # a box turned a quarter
+    ([Unknown((200.0, 290.0), (200.0, 60.0), "a lamp's glare", 0.0)], 1),  # ... not turned, it lies beside
+])
+def test_a_missed_card_is_silent_only_where_nothing_is_shown_at_it(bench, places, unshown):
+    obs = Observation(game="bigsur")
+    obs.unknowns = list(places)
+    s = bench.score_scene(obs, truth(items=[card_at((200.0, 200.0))]), 0.25)
+    assert (s["missing"], s["missing_unshown"]) == (1, unshown)
+
+
+def test_a_card_listed_to_check_is_shown_and_a_hidden_card_is_not_required(bench):
+    from vision.observation import Item
+
+    obs = Observation(game="bigsur")
+    obs.unsure = [Item("bs-01", 0.0, (205.0, 195.0), (63.0, 88.0), 0.6, ((0.0, 0.0),) * 4)]
+    s = bench.score_scene(obs, truth(items=[card_at((200.0, 200.0)), card_at((500.0, 200.0), occluded=0.6)]), 0.25)
+    assert (s["items"], s["unsure"], s["missing"], s["missing_unshown"]) == (1, 1, 0, 0)
