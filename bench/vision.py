@@ -73,6 +73,7 @@ def rotation_ok(got: float, want: float, symmetry: int, tol: float = 12.0) -> bo
 
 
 STRAY_MM = 60.0  # see score_scene
+SHOWN_SHARE = 0.25  # see shown
 
 
 def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
@@ -152,13 +153,14 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
 
 def shown(t: Any, unknowns: Any) -> bool:
     """Whether a card t lies where the scan shows an unknown place (a "?", a hand or an arm, a
-    lamp's glare): its centre inside the place's box, or within a third of the card's short side
-    of the place's centre (the place may be drawn a little off the card, or smaller)."""
+    lamp's glare): a place's box covers its centre or at least SHOWN_SHARE of it (a cell drawn a
+    little off the card still marks it on the table's picture)."""
+    card = np.asarray(t.corners_mm, np.float32) if getattr(t, "corners_mm", None) else None
     for u in unknowns:
-        if np.hypot(u.center_mm[0] - t.center_mm[0], u.center_mm[1] - t.center_mm[1]) < 0.35 * min(t.size_mm):
+        box = u.corners_mm().astype(np.float32)
+        if cv2.pointPolygonTest(box, (float(t.center_mm[0]), float(t.center_mm[1])), False) >= 0:
             return True
-        if cv2.pointPolygonTest(u.corners_mm().astype(np.float32), (float(t.center_mm[0]), float(t.center_mm[1])),
-                                False) >= 0:
+        if card is not None and cv2.intersectConvexConvex(card, box)[0] >= SHOWN_SHARE * t.size_mm[0] * t.size_mm[1]:
             return True
     return False
 

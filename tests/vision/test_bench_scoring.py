@@ -83,12 +83,18 @@ def test_a_card_listed_to_check_where_none_lies_is_counted_as_such(bench):
 
 
 def card_at(at, occluded=0.0):
-    return SimpleNamespace(id="bs-01", center_mm=at, size_mm=(63.0, 88.0), rotation=0.0, occluded=occluded)
+    x, y = at
+    corners = ((x - 31.5, y - 44.0), (x + 31.5, y - 44.0), (x + 31.5, y + 44.0), (x - 31.5, y + 44.0))
+    return SimpleNamespace(id="bs-01", center_mm=at, size_mm=(63.0, 88.0), rotation=0.0, occluded=occluded,
+                           corners_mm=corners)
 
 
 @pytest.mark.parametrize("places,unshown", [
     ([], 1),  # nothing shown: the players are not told to look there
     ([Unknown((210.0, 190.0), (63.0, 88.0), "not a card of this pack", 0.0)], 0),  # a "?" on it
+    # a "?" cell drawn 40 mm off across the card covers a third of it; 50 mm off, a fifth
+    ([Unknown((240.0, 200.0), (63.0, 88.0), "not a card of this pack", 0.0)], 0),
+    ([Unknown((250.0, 200.0), (63.0, 88.0), "not a card of this pack", 0.0)], 1),
     # a hand's place whose box holds the card's centre, though its own centre lies far off
     ([Unknown((200.0, 300.0), (100.0, 260.0), "a hand or an arm", 0.0)], 0),
     ([Unknown((200.0, 330.0), (100.0, 200.0), "a hand or an arm", 0.0)], 1),  # ... one that stops short
