@@ -26,6 +26,8 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
   Big Sur's rows: cards put in another seat's tableau (or the draw row), rows out of order;
   Monster Highway's board: tiles in a cell the scene has another tile in; Highwayman's piles:
   piles topped by a card that is no pile's top,
+- hands named: hands reaching over the table on which the scan shows an arm's place (and so tells
+  the players to lift it),
 - unsure items (listed for the players to check; counted as not found above), and how many of all
   the listings to check lie where no card does (a guess on a hand, a phone or the cloth),
 - scan latency of a 2304x1296 frame with 30 cards on one core (median, p95): warm (the same table
@@ -61,6 +63,7 @@ from vision import detect, scan
 from vision.calibration import calibrate, recheck
 from vision.errors import CalibrationError
 from vision.identify import CardIndex, index_for_pack, references_from_pack
+from vision.observation import ARM
 from vision.pack import proxy_pack
 
 GAMES = ("bigsur", "roundabout", "monsterhighway", "highwayman", "highwaysbyways")
@@ -79,7 +82,8 @@ SHOWN_SHARE = 0.25  # see shown
 def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
-               shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0, missing_unshown=0)
+               shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0, missing_unshown=0,
+               hands=0, hands_named=0)
     out.update(score_grid(obs, truth))
     out.update(score_tableaus(obs, truth))
     out.update(score_board(obs, truth))
@@ -134,6 +138,9 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     out["pieces_phantom"] = len(seen) - len(met)
     for d in truth.distractors:
         if d.kind == "hand":
+            # a hand is named where the scan shows an arm's place on it (the players are told to lift it)
+            out["hands"] += 1
+            out["hands_named"] += any(u.reason == ARM and on_a_hand(u.center_mm, d) for u in obs.unknowns)
             continue
         out["distractors"] += 1
         r = 0.5 * max(d.size_mm)
@@ -560,7 +567,8 @@ def main() -> None:
                   f"phantoms {r['phantom']:3}  distractors rejected {r['rejected']}/{r['distractors']} "
                   f"shown as unknown {r['shown_unknown']}/{r['distractors']}  stray unknowns {r['stray_unknowns']}  "
                   f"listed to check where no card lies {r['unsure_nothing']}/{r['unsure_listed']}  "
-                  f"hidden misread {r['hidden_misread']}  refused (marker covered) {r['refused']}  "
+                  f"hidden misread {r['hidden_misread']}  hands named {r['hands_named']}/{r['hands']}  "
+                  f"refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
             for key, line in LAYOUT_LINES:
@@ -575,7 +583,8 @@ def main() -> None:
               f"unknown objects rejected {100 * grand['rejected'] / max(1, grand['distractors']):.1f}% of "
               f"{grand['distractors']} (shown as unknown {grand['shown_unknown']}); unknown places where nothing lies "
               f"{grand['stray_unknowns']}; unsure {grand['unsure']} (listed to check {grand['unsure_listed']}, where no card "
-              f"lies {grand['unsure_nothing']}); playing pieces found {grand['pieces_found']} of "
+              f"lies {grand['unsure_nothing']}); hands named {grand['hands_named']} of {grand['hands']}; "
+              f"playing pieces found {grand['pieces_found']} of "
               f"{grand['pieces']}, phantom pieces {grand['pieces_phantom']}")
     if not args.skip_latency:
         lat = latency(args.runs, args.seed, args.latency_table)

@@ -115,3 +115,14 @@ def test_a_card_listed_to_check_is_shown_and_a_hidden_card_is_not_required(bench
     obs.unsure = [Item("bs-01", 0.0, (205.0, 195.0), (63.0, 88.0), 0.6, ((0.0, 0.0),) * 4)]
     s = bench.score_scene(obs, truth(items=[card_at((200.0, 200.0)), card_at((500.0, 200.0), occluded=0.6)]), 0.25)
     assert (s["items"], s["unsure"], s["missing"], s["missing_unshown"]) == (1, 1, 0, 0)
+
+
+def test_a_hand_is_named_where_an_arms_place_lies_on_it(bench):
+    from vision.observation import ARM
+
+    hand = SimpleNamespace(kind="hand", center_mm=(300.0, 300.0), size_mm=(95.0, 190.0), rotation=0.0)
+    named, beside, other = observed(), observed(), observed((300.0, 500.0))
+    named.unknowns = [Unknown((300.0, 500.0), (70.0, 120.0), ARM, 0.0)]  # on its forearm
+    beside.unknowns = [Unknown((500.0, 300.0), (70.0, 120.0), ARM, 0.0)]  # an arm's place off it
+    seen = [bench.score_scene(obs, truth(hand), 0.25) for obs in (named, beside, other)]
+    assert [(s["hands"], s["hands_named"]) for s in seen] == [(1, 1), (1, 0), (1, 0)]
