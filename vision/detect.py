@@ -620,16 +620,18 @@ def foreground(top: np.ndarray, marker_mm: float, px_per_mm: float = DETECT_PX_P
     taken out (vision.glare). The cloth is modelled from ``top`` as it is; on a plain cloth each
     pixel of ``unlit`` is then compared with that model, so the lit cloth round a spot is cloth
     (a patterned cloth is read from ``top``: see docs/benchmarks.md, twenty-first pass)."""
-    mask, strength, _, _ = _foreground(top, marker_mm, px_per_mm, max_hole_mm2, unlit)
+    mask, strength, _, _, reaching = _foreground(top, marker_mm, px_per_mm, max_hole_mm2, unlit)
+    mask, strength, _ = _with_arms(top, mask, strength, reaching, px_per_mm, max_hole_mm2, unlit)
     return mask, strength
 
 
 def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm2: float,
                 unlit: np.ndarray | None, outline_lab: np.ndarray | None = None,
-                ) -> tuple[np.ndarray, np.ndarray, bool, OutlineEdges | None]:
-    """foreground, whether the cloth is patterned (read as the set of its colours), and the
-    view's outline edges when they were found (on a check: see _off_lattice). `outline_lab`: the
-    view's _blurred_lab by OUTLINE_BLUR_MM, when already worked out."""
+                ) -> tuple[np.ndarray, np.ndarray, bool, OutlineEdges | None, np.ndarray | None]:
+    """foreground, whether the cloth is patterned (read as the set of its colours), the view's
+    outline edges when they were found (on a check: see _off_lattice), and what reaches in smooth
+    on a grained cloth (see _smooth_reaching_in; not in the mask: see _with_arms). `outline_lab`:
+    the view's _blurred_lab by OUTLINE_BLUR_MM, when already worked out."""
     h, w = top.shape[:2]
     edges: OutlineEdges | None = None
     lab8: np.ndarray = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5 * px_per_mm), cv2.COLOR_BGR2LAB)
@@ -760,7 +762,85 @@ def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm
     rad = round(marker_mm * 1.05 * px_per_mm)
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
-    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, patterned, edges
+    reaching = _smooth_reaching_in(small_planes[0], px_per_mm / 2, mask)
+    return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, patterned, edges, reaching
+
+
+def _with_arms(top: np.ndarray, mask: np.ndarray, strength: np.ndarray, reaching: np.ndarray | None,
+               px_per_mm: float, max_hole_mm2: float, unlit: np.ndarray | None,
+               ) -> tuple[np.ndarray, np.ndarray, list[hand.Arm]]:
+    """The mask, its strength and the arms reaching onto the table (vision.hand.arms), with what
+    reaches in smooth on a grained cloth (`reaching`, see _smooth_reaching_in) taken into the mask
+    where it is found an arm there: not a forearm the cloth's pale squares' colour, which
+    vision.hand takes for the cloth (bench seed 9, photo-like Roundabout 121: in the mask so, it
+    was cut into places listed to check as ra-08)."""
+    arms = hand.arms(top, mask, px_per_mm, unlit)
+    if reaching is None:
+        return mask, strength, arms
+    joined = _fill_holes(cv2.max(mask, reaching), max_hole_mm2 * px_per_mm**2)
+    more = hand.arms(top, joined, px_per_mm, unlit)
+    if len(more) <= len(arms):
+        return mask, strength, arms
+    strength = cv2.max(strength, cv2.multiply(reaching, 1.0, scale=2 * FAINT / 255, dtype=cv2.CV_32F))
+    return joined, strength, more
+
+
+# A forearm of the cloth's tones (a dark skin on a brown wood, a pale one on a check's pale squares)
+# is no colour the cloth's model leaves out, and no hand was seen: bench seed 9, proxy scenes 0-149,
+# of the hands on the wood whose forearm lies in view, 4 of 24 darker than L 120 (8-bit Lab) were
+# named, 11 of 36 from 120 to 160, 28 of 32 lighter. But skin is smooth where a wood is grained or a
+# check is cut into squares.
+# On a cloth whose lightness varies (its median standard deviation over SMOOTH_WINDOW_MM) at least
+# GRAINED_SD, what is smoother than SMOOTH_SHARE of that, as wide as an arm (hand.WIDTH_MM) all
+# along, and reaching onto the table from its edge for that width, is taken into the mask where
+# vision.hand then finds an arm in it (see _with_arms).
+SMOOTH_WINDOW_MM = 6.0
+GRAINED_SD = 2.5
+SMOOTH_SHARE = 0.3
+SMOOTH_INSET_MM = 2.0
+
+
+def _smooth_reaching_in(light: np.ndarray, px_per_mm: float, mask: np.ndarray) -> np.ndarray | None:
+    """What reaches onto the play area from its edge, smooth on a grained or checked cloth (see
+    SMOOTH_SHARE): 0/255 at the size of `mask`, or None where nothing does.
+    `light`: the view's lightness at `px_per_mm` (float32)."""
+    k = max(3, round(SMOOTH_WINDOW_MM * px_per_mm) | 1)
+    mean = cv2.blur(light, (k, k))
+    sd = cv2.sqrt(cv2.max(cv2.blur(light * light, (k, k)) - mean * mean, 0.0))  # type: ignore[call-overload]
+    typical = float(np.median(sd[::2, ::2]))
+    if typical < GRAINED_SD:
+        return None
+    smooth = (sd < SMOOTH_SHARE * typical).astype(np.uint8)
+    wide = hand.WIDTH_MM * px_per_mm
+    # (first the view's edges: an arm crosses one smooth for its width)
+    if max(_longest_run(smooth[0]), _longest_run(smooth[-1]), _longest_run(smooth[:, 0]),
+           _longest_run(smooth[:, -1])) < wide:
+        return None
+    core = cv2.distanceTransform(smooth, cv2.DIST_L2, 3) > wide / 2
+    if not core.any():
+        return None
+    opened = ((cv2.distanceTransform((~core).view(np.uint8) & 1, cv2.DIST_L2, 3) <= wide / 2) & (smooth > 0))
+    n, labels = cv2.connectedComponents(opened.view(np.uint8), connectivity=8)
+    frame = np.zeros(opened.shape, bool)
+    frame[0], frame[-1], frame[:, 0], frame[:, -1] = True, True, True, True
+    along = np.bincount(labels[frame], minlength=n)
+    keep = along >= wide
+    keep[0] = False
+    if not keep.any():
+        return None
+    h, w = mask.shape[:2]
+    out = cv2.resize(keep[labels].view(np.uint8) * np.uint8(255), (w, h), interpolation=cv2.INTER_NEAREST)
+    # (held SMOOTH_INSET_MM in from its sides, at the mask's scale: so it joins no card that lies
+    # beside the arm to it. Bench seed 9, photo-like Big Sur 125: bs-59, a few mm from a forearm, was
+    # cut into two landmarks beside the arm, as no inset left it; 4 mm left too little of proxy
+    # Big Sur 2's forearm in the mask to take the four cards it reaches past out of its region)
+    return cv2.erode(out, _disc(2 * SMOOTH_INSET_MM, px_per_mm * w / light.shape[1]))
+
+
+def _longest_run(line: np.ndarray) -> int:
+    """The longest run of non-zero values in a 1-D array."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], (line > 0).astype(np.int8), [0]])))
+    return int((edges[1::2] - edges[::2]).max()) if edges.size else 0
 
 
 def _dotted(covered: np.ndarray, px_per_mm: float) -> bool:
@@ -1692,12 +1772,13 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
     outline_lab = blurred if OUTLINE_BLUR_MM * px_per_mm == GRADIENT_BLUR else None
     edges = edge_maps(top, blurred)
     smallest = min((k[0] * k[1] for k in size_keys), default=2500.0) * px_per_mm**2
-    mask, strength, _, outline_edges = _foreground(
+    mask, strength, _, outline_edges, reaching = _foreground(
         top, calibration.table.marker_mm, px_per_mm, 0.5 * smallest / px_per_mm**2, unlit_top, outline_lab)
     # what reaches onto the table from beyond its edge (an arm: see vision.hand), and the mask
     # without it (None when there is none)
     # (not a lamp's light crossing the table's edge: see hand.LAMP_SHARE, WHITE_SHARE)
-    arms = hand.arms(top, mask, px_per_mm, unlit_top)
+    mask, strength, arms = _with_arms(top, mask, strength, reaching, px_per_mm, 0.5 * smallest / px_per_mm**2,
+                                      unlit_top)
     armless = arm = None
     if arms:
         arm = hand.arm_pixels(cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32), arms, mask)

@@ -299,6 +299,39 @@ def _counted_beside(found: list[tuple[detect.Candidate, Match]], clear: float,
     return counted
 
 
+# An arm joined to a thing it reaches past (a phone, a coaster) is less than half of the place the
+# thing is shown as, which is not named the arm (hand.NAMED), and no hand was warned of (bench seed 9,
+# proxy Big Sur 2: a forearm across the top edge joined to a phone). The arm's own part of such a
+# place, where at least ARM_PART_MM2 of it, is shown as the arm beside it.
+ARM_PART_MM2 = 2500.0
+NOT_CARD_SHAPED = "not card-shaped"  # the reason of a region no card fits
+
+
+def _arm_parts(unknowns: Sequence[Unknown], reach: np.ndarray, top: np.ndarray, arms: Sequence[hand.Arm],
+               px_per_mm: float) -> list[Unknown]:
+    """The arm's part (`reach`: 0/255, the arm's pixels) of each place read as no card that is
+    not mostly the arm's colour, and of each region no card fits, as ARM places (see ARM_PART_MM2)."""
+    out = []
+    for u in unknowns:
+        if u.reason not in (layout.NOT_IN_PACK, NOT_CARD_SHAPED):
+            continue
+        quad = np.asarray(u.corners_mm()) * px_per_mm
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        box = np.zeros((max(0, min(y1, reach.shape[0]) - y0), max(0, min(x1, reach.shape[1]) - x0)), np.uint8)
+        if box.size == 0:
+            continue
+        cv2.fillPoly(box, [np.rint(quad - (x0, y0)).astype(np.int32)], 255)
+        part = cv2.bitwise_and(reach[y0:y0 + box.shape[0], x0:x0 + box.shape[1]], box)
+        if cv2.countNonZero(part) < ARM_PART_MM2 * px_per_mm**2 or (
+                u.reason == layout.NOT_IN_PACK and hand.share_of_arm(top, quad, arms) >= hand.NAMED):
+            continue  # (a place of no card mostly the arm's colour is named the arm itself: see scan)
+        (cx, cy), (sw, sh), angle = cv2.minAreaRect(cv2.findNonZero(part))
+        centre = ((cx + x0) / px_per_mm, (cy + y0) / px_per_mm)
+        out.append(Unknown(centre, (sw / px_per_mm, sh / px_per_mm), ARM, float(angle) % 180.0))
+    return out
+
+
 def _grown_from_cloth(det: detect.Detection, region: detect.Region, game: str) -> bool:
     """A region grown from a fragment (see detect._completed), not of an arm's colour and, on a
     Monster Highway board, with no piece on it: when none of its cells reads as a card of the
@@ -1218,7 +1251,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     for it in edge_to_edge:
         (obs.items if _covered(it, quads) <= EDGE_OVERLAP else obs.unsure).append(it)
     blobs = [(Unknown((round(b.center_mm[0], 1), round(b.center_mm[1], 1)),
-                      (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), "not card-shaped",
+                      (round(b.size_mm[0], 1), round(b.size_mm[1], 1)), NOT_CARD_SHAPED,
                       _x_angle(b.angle_deg)), b)
              for b in det.blobs]
     obs.unknowns += [u for u, _ in blobs]
@@ -1270,6 +1303,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         if share >= BLOB_COUNTED and left < half_a_card:
             explained.append(u)
     obs.unknowns = [u for u in obs.unknowns if not any(u is e for e in explained)]
+    if reach is not None and arms:
+        obs.unknowns += _arm_parts(obs.unknowns, reach, det.rectified, arms, det.px_per_mm)
     # a listing where no card's outline is seen is no card to check but a thing (see
     # OUTLINED_SIDES), named the glare below when a lamp's white is a good part of it (one on an
     # arm joined to the table's edge was named the arm above, as a listing). They are the last

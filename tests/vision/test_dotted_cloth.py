@@ -43,7 +43,7 @@ def card_mask() -> np.ndarray:
 
 def test_a_cloth_with_few_dots_is_read_as_patterned_and_its_dots_as_cloth():
     view = with_cards(cloth(dots=True))
-    mask, _, patterned, _ = detect._foreground(view, 40.0, 1.0, 1500.0, None)
+    mask, _, patterned, _, _ = detect._foreground(view, 40.0, 1.0, 1500.0, None)
     assert patterned
     cards = card_mask()
     # the cards are found whole; of the cloth around them, next to nothing
@@ -57,7 +57,7 @@ def test_without_the_dots_rule_the_cloth_passes_for_plain(monkeypatch):
     every dot is then foreground."""
     monkeypatch.setattr(detect, "DOTTED", 1.0)
     view = with_cards(cloth(dots=True))
-    mask, _, patterned, _ = detect._foreground(view, 40.0, 1.0, 1500.0, None)
+    mask, _, patterned, _, _ = detect._foreground(view, 40.0, 1.0, 1500.0, None)
     assert not patterned
     away = ~cv2.dilate(card_mask().astype(np.uint8), np.ones((21, 21), np.uint8)).astype(bool)
     assert np.count_nonzero(mask[away]) > 0.05 * np.count_nonzero(away)
@@ -70,7 +70,7 @@ def test_a_plain_cloth_with_cards_and_pieces_stays_plain():
     for k, (x, y) in enumerate([(80, 80), (300, 600), (520, 120), (880, 420), (600, 560), (250, 420), (860, 620)]):
         cv2.rectangle(view, (x, y), (x + 22, y + 11), ((40, 40, 200), (200, 60, 40), (40, 200, 220))[k % 3], -1)
     view[300:340, 820:860] = (130, 40, 140)  # the Monster
-    mask, _, patterned, _ = detect._foreground(view, 40.0, 1.0, 1500.0, None)
+    mask, _, patterned, _, _ = detect._foreground(view, 40.0, 1.0, 1500.0, None)
     assert not patterned
     assert np.count_nonzero(mask[card_mask()]) > 0.95 * np.count_nonzero(card_mask())
     assert mask[305:335, 825:855].all() and mask[83:89, 83:99].all()
