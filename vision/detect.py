@@ -762,18 +762,18 @@ def _foreground(top: np.ndarray, marker_mm: float, px_per_mm: float, max_hole_mm
     rad = round(marker_mm * 1.05 * px_per_mm)
     for cx, cy in ((0, 0), (w, 0), (w, h), (0, h)):
         cv2.rectangle(mask, (cx - rad, cy - rad), (cx + rad, cy + rad), 0, -1)
-    reaching = _smooth_reaching_in(small_planes[0], px_per_mm / 2, mask)
+    reaching = _smooth_reaching_in(small_planes[0], px_per_mm / 2, (h, w))
     return _fill_holes(mask, max_hole_mm2 * px_per_mm**2), strength, patterned, edges, reaching
 
 
 def _with_arms(top: np.ndarray, mask: np.ndarray, strength: np.ndarray, reaching: np.ndarray | None,
                px_per_mm: float, max_hole_mm2: float, unlit: np.ndarray | None,
                ) -> tuple[np.ndarray, np.ndarray, list[hand.Arm]]:
-    """The mask, its strength and the arms reaching onto the table (vision.hand.arms), with what
-    reaches in smooth on a grained cloth (`reaching`, see _smooth_reaching_in) taken into the mask
-    where it is found an arm there: not a forearm the cloth's pale squares' colour, which
-    vision.hand takes for the cloth (bench seed 9, photo-like Roundabout 121: in the mask so, it
-    was cut into places listed to check as ra-08)."""
+    """The mask, its strength and the arms reaching onto the table (vision.hand.arms). What
+    reaches in smooth on a grained cloth (`reaching`, see _smooth_reaching_in) is taken into the
+    mask only where vision.hand then finds one more arm than without it: not a forearm of a
+    check's pale squares' colour, which vision.hand takes for the cloth (bench seed 9, photo-like
+    Roundabout 121: taken in anyway, it was cut into places listed to check as ra-08)."""
     arms = hand.arms(top, mask, px_per_mm, unlit)
     if reaching is None:
         return mask, strength, arms
@@ -800,9 +800,9 @@ SMOOTH_SHARE = 0.3
 SMOOTH_INSET_MM = 2.0
 
 
-def _smooth_reaching_in(light: np.ndarray, px_per_mm: float, mask: np.ndarray) -> np.ndarray | None:
+def _smooth_reaching_in(light: np.ndarray, px_per_mm: float, size: tuple[int, int]) -> np.ndarray | None:
     """What reaches onto the play area from its edge, smooth on a grained or checked cloth (see
-    SMOOTH_SHARE): 0/255 at the size of `mask`, or None where nothing does.
+    SMOOTH_SHARE): 0/255 at the view's `size` (h, w), or None where nothing does.
     `light`: the view's lightness at `px_per_mm` (float32)."""
     k = max(3, round(SMOOTH_WINDOW_MM * px_per_mm) | 1)
     mean = cv2.blur(light, (k, k))
@@ -819,7 +819,8 @@ def _smooth_reaching_in(light: np.ndarray, px_per_mm: float, mask: np.ndarray) -
     core = cv2.distanceTransform(smooth, cv2.DIST_L2, 3) > wide / 2
     if not core.any():
         return None
-    opened = ((cv2.distanceTransform((~core).view(np.uint8) & 1, cv2.DIST_L2, 3) <= wide / 2) & (smooth > 0))
+    # (the opening by an arm's width; kept within what is smooth, as the distances are approximate)
+    opened = (cv2.distanceTransform((~core).view(np.uint8) & 1, cv2.DIST_L2, 3) <= wide / 2) & (smooth > 0)
     n, labels = cv2.connectedComponents(opened.view(np.uint8), connectivity=8)
     frame = np.zeros(opened.shape, bool)
     frame[0], frame[-1], frame[:, 0], frame[:, -1] = True, True, True, True
@@ -828,7 +829,7 @@ def _smooth_reaching_in(light: np.ndarray, px_per_mm: float, mask: np.ndarray) -
     keep[0] = False
     if not keep.any():
         return None
-    h, w = mask.shape[:2]
+    h, w = size
     out = cv2.resize(keep[labels].view(np.uint8) * np.uint8(255), (w, h), interpolation=cv2.INTER_NEAREST)
     # (held SMOOTH_INSET_MM in from its sides, at the mask's scale: so it joins no card that lies
     # beside the arm to it. Bench seed 9, photo-like Big Sur 125: bs-59, a few mm from a forearm, was

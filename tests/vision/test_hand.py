@@ -512,7 +512,7 @@ def test_a_smooth_forearm_of_the_woods_tones_reaching_in_is_foreground(skin):
     assert (mask[420:690, 470:530] > 0).mean() > 0.9
     reaching = detect._smooth_reaching_in(
         cv2.resize(cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32),
-                   (500, 350), interpolation=cv2.INTER_AREA)[:, :, 0].copy(), 0.5, mask)
+                   (500, 350), interpolation=cv2.INTER_AREA)[:, :, 0].copy(), 0.5, mask.shape)
     assert reaching is not None
     assert (reaching[420:690, 470:530] > 0).mean() > 0.9
     assert not reaching[180:220, 180:220].any()  # apart from the edge: not this rule's
@@ -529,11 +529,10 @@ def test_a_grained_wood_alone_and_a_plain_cloth_reach_in_nowhere():
         lab = cv2.cvtColor(cv2.GaussianBlur(top, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32)
         return cv2.resize(lab, (500, 350), interpolation=cv2.INTER_AREA)[:, :, 0].copy()
 
-    empty = np.zeros((700, 1000), np.uint8)
-    assert detect._smooth_reaching_in(light(grained()), 0.5, empty) is None
+    assert detect._smooth_reaching_in(light(grained()), 0.5, (700, 1000)) is None
     plain, _ = table()
     plain[380:700, 460:540] = SKIN_BGR  # an arm on a plain cloth: the colours' to find, not this rule's
-    assert detect._smooth_reaching_in(light(plain), 0.5, empty) is None
+    assert detect._smooth_reaching_in(light(plain), 0.5, (700, 1000)) is None
 
 
 @pytest.mark.parametrize("game,i,photo", [("bigsur", 2, False), ("highwaysbyways", 25, True)])
