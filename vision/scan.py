@@ -549,7 +549,8 @@ def _grow(found: list[tuple[detect.Candidate, Match]], det: detect.Detection, re
 
 
 def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: detect.Detection, look: Look,
-              first_look: FirstLook, past: PastAPiece | None = None) -> list[tuple[detect.Candidate, Match]]:
+              first_look: FirstLook, past: PastAPiece | None = None,
+              doubted: list[tuple[detect.Candidate, Match]] | None = None) -> list[tuple[detect.Candidate, Match]]:
     """The cards read in places beside two or more counted cards, each edge to edge with the
     place (between two in line, or in the corner of two at a right angle), or one card on in line
     past two (no arm reaching over either; the mask touching the place, or something unlike the
@@ -559,7 +560,10 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     split the board into two regions and was reported by nothing; on dark wood, the corner place
     between two tiles of one board. Each place is read as a bare place is in _grow: a first look,
     read in full only when it scores like a card, and kept only when read sure with a clear score
-    (WEAK_SURE)."""
+    (WEAK_SURE). A place edge to edge with two counted cards read sure short of that, but as a card
+    would count in a grid (COUNTED), goes to `doubted`, to be listed for the players to check:
+    Ground Zero, dark on a grey cloth between a road and the Monster, read 0.75 there and was shown
+    as nothing at all (bench seed 9, proxy Monster Highway 81)."""
     sure = [(c, m) for found in by_region.values() for c, m in found if m.status == "sure" and m.score >= COUNTED]
     held = [c for found in by_region.values() for c, m in found if m.status == "sure"]
     if len(sure) < 2:
@@ -613,6 +617,7 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     bare = [k for k, c in ends.items() if share(det.mask, c) < GROW_TOUCH]
     for k, differs in zip(bare, det.differ([ends[k] for k in bare], GROW_DIFFERS), strict=True):
         in_line[k] &= bool(differs)
+    walled = beside.any(axis=1)  # (edge to edge with two counted cards, not only in line past them)
     beside |= in_line
     # (and no sure card there: within half the narrower short side, as _apart)
     kept = np.array([c.center_mm for c in held], float).reshape(-1, 2)
@@ -620,16 +625,28 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     gap = np.hypot(*(at[:, None, :] - kept[None, :, :]).transpose(2, 0, 1))
     free = (gap >= 0.5 * np.minimum(sides[owner, 0][:, None], kept_short[None, :])).all(axis=1)
     places: list[detect.Candidate] = []
+    between: list[bool] = []  # (each place's: edge to edge with two counted cards)
     for k in np.flatnonzero(beside.any(axis=1) & free):
         c = sure[owner[k]][0]
         place = detect.Candidate((float(at[k, 0]), float(at[k, 1])), c.angle_deg, c.size_key, c.region)
-        if all(_apart(place, p) for p in places):
+        same = [j for j, p in enumerate(places) if not _apart(place, p)]
+        if not same:
             places.append(place)
+            between.append(bool(walled[k]))
+        else:
+            between[same[0]] |= bool(walled[k])
     out: list[tuple[detect.Candidate, Match]] = []
-    for _, cell, first in _first_looks_at_bare(places, det, first_look, stand=past is not None):
+    for j, cell, first in _first_looks_at_bare(places, det, first_look, stand=past is not None):
         got = look(cell, first) if first.score >= ACCEPT else _read_past(past, cell, first)
-        if got[1].status == "sure" and got[1].score >= WEAK_SURE and all(_apart(got[0], o) for o, _ in out):
+        if got[1].status != "sure" or not all(_apart(got[0], o) for o, _ in out):
+            continue
+        if got[1].score >= WEAK_SURE:
             out.append(got)
+        elif got[1].score >= COUNTED and doubted is not None and between[j]:
+            # (not a place only in line past a row's end: past the end of a row on a check, a
+            # bare place read at 0.7-0.8 was listed and shown as a "?" where nothing lies, bench
+            # seed 9, photo-like Big Sur 7)
+            doubted.append(got)
     return out
 
 
@@ -1090,7 +1107,8 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
     # the places beside two counted cards, or in line past two, that no sure card holds, and the
     # cards beside those (see _enclosed)
     enclosed: dict[int, list[tuple[detect.Candidate, Match]]] = {}
-    for c, m in _enclosed(by_region, det, look, first_look, past_a_piece if pieces_stand else None):
+    doubted: list[tuple[detect.Candidate, Match]] = []
+    for c, m in _enclosed(by_region, det, look, first_look, past_a_piece if pieces_stand else None, doubted):
         enclosed.setdefault(c.region, []).append((c, m))
     for region, new in enclosed.items():
         by_region[region] = grow(by_region[region] + new, det, region, look, first_look, start=new)
@@ -1263,6 +1281,11 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                    and glare.share_of(white, cal.to_image(it.corners_mm)) > CLIPPED_SHARE]:
             obs.items.remove(it)
             obs.unsure.append(it)
+    # a place enclosed by counted cards and read, not clearly, as a card (see _enclosed), where
+    # nothing else was read or shown: listed to check, never counted, never left out
+    shown = [(x.center_mm, min(x.size_mm)) for x in [*obs.items, *obs.unsure, *obs.unknowns]]
+    obs.unsure += [_item(m, index) for c, m in doubted
+                   if all(_half_a_card_apart(m.center_mm, at, c.size_key[0], short) for at, short in shown)]
     catalog = _catalog(game)
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
