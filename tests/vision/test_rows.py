@@ -244,6 +244,19 @@ def test_a_place_in_line_past_two_counted_cards_is_read_where_the_mask_touches_i
     arm[90:110, 90:110] = True  # an arm over the left-hand tile
     assert read(touched, differs=True, arm=arm) == []
 
+    # read there as a card short of a clear score, a place only in line past the row is not
+    # handed back to be listed (only one edge to edge with two counted cards is)
+    from vision.identify import Match
+
+    def doubtful(cells):
+        return [Match("sure", "ground-zero", 0.0, 0.75, 0.3, c.center_mm) for c in cells]
+
+    doubted = []
+    by_region = {1: [_tile(100.0, 100.0, 1), _tile(151.5, 100.0, 1)]}
+    det = _made_up_detection(bare, True)
+    assert scan_module._enclosed(by_region, det, _as_first_read, doubtful, doubted=doubted) == []
+    assert doubted == []
+
 
 def test_cover_is_the_share_of_a_cell_its_regions_mask_holds():
     comp = np.zeros((100, 200), np.uint8)
