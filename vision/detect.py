@@ -840,8 +840,7 @@ def _smooth_reaching_in(light: np.ndarray, px_per_mm: float, size: tuple[int, in
 
 def _longest_run(line: np.ndarray) -> int:
     """The longest run of non-zero values in a 1-D array."""
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], (line > 0).astype(np.int8), [0]])))
-    return int((edges[1::2] - edges[::2]).max()) if edges.size else 0
+    return max((stop - start for start, stop in hand.spans(line)), default=0)
 
 
 def _dotted(covered: np.ndarray, px_per_mm: float) -> bool:

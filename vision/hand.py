@@ -109,6 +109,12 @@ class Arm:
     width_mm: float
 
 
+def spans(line: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of non-zero values in a 1-D array, as (start, stop) index pairs."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], (line != 0).astype(np.int8), [0]])))
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
 def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray | None = None) -> list[Arm]:
     """The colours of what reaches onto the play area from beyond it: each run of the foreground
     mask (`mask`, over the rectified view `top`) that crosses a side of the area at least WIDTH_MM
@@ -138,8 +144,7 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
         full = (fg > 0).mean(axis=0) >= FILLED
         full[:corner] = False
         full[len(full) - corner:] = False
-        edges = np.flatnonzero(np.diff(np.concatenate([[0], full.astype(np.int8), [0]])))
-        for start, stop in zip(edges[::2], edges[1::2], strict=True):
+        for start, stop in spans(full):
             if stop - start < WIDTH_MM * px_per_mm or _white(view[:, start:stop]):
                 continue
             if band_lab is None:

@@ -1283,9 +1283,10 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             obs.unsure.append(it)
     # a place enclosed by counted cards and read, not clearly, as a card (see _enclosed), where
     # nothing else was read or shown: listed to check, never counted, never left out
-    shown = [(x.center_mm, min(x.size_mm)) for x in [*obs.items, *obs.unsure, *obs.unknowns]]
-    obs.unsure += [_item(m, index) for c, m in doubted
-                   if all(_half_a_card_apart(m.center_mm, at, c.size_key[0], short) for at, short in shown)]
+    if doubted:
+        shown = [(x.center_mm, min(x.size_mm)) for x in [*obs.items, *obs.unsure, *obs.unknowns]]
+        obs.unsure += [_item(m, index) for c, m in doubted
+                       if all(_half_a_card_apart(m.center_mm, at, c.size_key[0], short) for at, short in shown)]
     catalog = _catalog(game)
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
