@@ -76,6 +76,12 @@ LAMP_SHARE = 0.35
 # that the arm reaches over (proxy Big Sur 12: a 406 mm run). Its stretches of one colour at least
 # WIDTH_MM wide are then arms, found by windows WIDTH_MM wide moved along it by this step
 STRETCH_STEP_MM = 5.0
+# A join of such windows, each of one colour with the next, is of one colour as a whole when its
+# colour (a, b) is and its lightness within DRIFT times LIGHT_SPREAD: a forearm is lit from one
+# side, its lightness drifting across it (bench seed 9, photo-like Highwayman 377: 90 to 124 across
+# 82 mm, 16 from its median where 15.8 is one colour's; no arm found, a card counted on the
+# forearm). A join that drifts in colour is of two things side by side.
+DRIFT = 1.5
 # A run or stretch is an arm only where its colour reaches this far into the area, joined: a
 # forearm does. A strip of one colour along the border does not: cards' title strips along the
 # edge, or the mask holding a check's stripes or a lit band of the cloth there (bench seed 9,
@@ -173,12 +179,16 @@ def arms(top: np.ndarray, mask: np.ndarray, px_per_mm: float, unlit: np.ndarray 
     return out
 
 
-def _one_colour(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _one_colour(lab: np.ndarray, drifting: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """The median colour and spread (90th percentile) of a stretch of a side's band (Lab, any
-    shape ending in 3), when it is of one colour (CHROMA_SPREAD, LIGHT_SPREAD); else None."""
+    shape ending in 3), when it is of one colour (CHROMA_SPREAD, LIGHT_SPREAD); else None.
+    `drifting`: a join of windows each of one colour with the next (see _stretches), whose
+    lightness may drift along it beyond LIGHT_SPREAD (see DRIFT)."""
     px = lab.reshape(-1, 3)
     med = np.median(px, axis=0)
     spread = np.percentile(np.abs(px - med), 90, axis=0)
+    if drifting:
+        return (med, spread) if _within(spread * (1.0 / DRIFT, 1.0, 1.0), float(med[0])) else None
     return (med, spread) if _within(spread, float(med[0])) else None
 
 
@@ -231,7 +241,7 @@ def _stretches(lab: np.ndarray, width: int, step: int) -> list[tuple[int, int, t
     out = []
     trim = round(0.1 * width)
     for a, b in joins:
-        one = _one_colour(lab[:, a + trim:b - trim])
+        one = _one_colour(lab[:, a + trim:b - trim], drifting=True)
         if one is not None:
             out.append((a, b, one))
     return out

@@ -634,3 +634,39 @@ def test_a_hand_on_a_blotched_grey_cloth_is_named_and_the_board_under_it_read():
     (monster,) = [p for p in truth.pieces if p.kind == "monster"]
     found = obs.layout["monster"]
     assert found is not None and near(found["center_mm"], monster.center_mm, 15)
+
+
+def test_a_forearm_lit_from_one_side_is_found():
+    """A forearm lit from one side: its lightness drifts across it, darker on the unlit side
+    (bench seed 9, photo-like Highwayman 377: lightness 90 to 124 across 82 mm at the top edge).
+    Every window an arm wide along it is of one colour with the next, the whole is not: it is an
+    arm of one colour drifting in lightness (hand.DRIFT). A run that drifts in colour is not."""
+    top, mask = table()
+    across = np.linspace(0.7, 1.1, 82)[None, :, None]
+    top[0:380, 460:542] = np.clip(np.array(SKIN_BGR, float) * across, 0, 255).astype(np.uint8)
+    mask[0:380, 460:542] = 255
+    (arm,) = arms(top, mask, 1.0)
+    assert arm.width_mm == pytest.approx(82, abs=2)
+    assert arm.colour[0] == pytest.approx(lab_of(SKIN_BGR)[0] * 0.9, abs=8)
+    # skin drifting into another colour across the same width (a sleeve's blue): no one colour
+    top, mask = table()
+    blue = np.array((200, 120, 60), float)
+    mix = np.linspace(0.0, 1.0, 82)[None, :, None]
+    top[0:380, 460:542] = np.clip(np.array(SKIN_BGR, float) * (1 - mix) + blue * mix, 0, 255).astype(np.uint8)
+    mask[0:380, 460:542] = 255
+    assert arms(top, mask, 1.0) == []
+
+
+def test_a_forearm_lit_from_one_side_is_no_card():
+    """Bench seed 9, photo-like Roundabout 491: a forearm from the top edge beside a lamp's spot,
+    lit from the spot's side (lightness 160 down to 119 across its 80 mm). No arm was found, and a
+    place on it read as ra-08 at 0.71 was counted where no card lies. It is named the arm."""
+    from tests.vision.test_scan import bench_scene, check_against_truth, near
+    from vision import scan
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene("roundabout", 491, photo=True, seed=9)
+    obs = scan(frame, "roundabout", pack=pack)
+    check_against_truth(obs, truth, recall=0.9)
+    (hand_,) = [d for d in truth.distractors if d.kind == "hand"]
+    assert any(u.reason == ARM and near(u.center_mm, hand_.center_mm, 150) for u in obs.unknowns)
