@@ -59,6 +59,16 @@ NAMED = 0.5
 # Highway 157, scanned after 156 as the bench does; Roundabout 139 with a trial change to the
 # patterned cloth's light, not kept)
 COUNTED_ON_ARM = 0.45
+# ... or this much, where its own outline is seen (detect.outline_sides) on at most ARM_EDGE_SIDES
+# sides: the edge of a forearm beside the cloth read as a face, half of the place the arm's and
+# half the cloth's, no card's outline round it (bench seed 9, photo-like Highwayman 377: hm-holyhead-7
+# at 0.85, 44 % under the arm, no side seen; Monster Highway 276: dead-end at 0.76, 37 %, one side).
+# Surveyed (bench seed 9, the 946 scans of scenes 0-299 with a hand, every game, both packs): of the
+# 727 right cards counted with some of their place under the arm, none showed fewer than two sides
+# (of the 104 a quarter or more under it, 9 showed two); the one counted where no card lies
+# (Monster Highway 276) showed one
+ARM_EDGE = 0.25
+ARM_EDGE_SIDES = 1
 # A lamp's glare spot crossing the play area's border lights the cloth there into a band of one
 # colour, as wide as an arm. A run of the border is the lamp's light, not an arm, when taking the
 # spot's light out (vision.glare) leaves it at most this share as far (Lab) from the cloth beside

@@ -1311,8 +1311,16 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         # (a counted one from a little less of it: see hand.COUNTED_ON_ARM)
         on_arm = {id(it) for it in obs.unsure
                   if glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.NAMED}
-        on_arm |= {id(it) for it in obs.items if it.confidence < CONFIRMED
-                   and glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm) >= hand.COUNTED_ON_ARM}
+        # And so is one a good part under the arm whose own outline is seen on at most one side
+        # (see hand.ARM_EDGE)
+        for it in obs.items:
+            if it.confidence >= CONFIRMED:
+                continue
+            share = glare.share_of(reach, np.asarray(it.corners_mm) * det.px_per_mm)
+            edge = share >= hand.ARM_EDGE and det.edges is not None \
+                and detect.outline_sides(det.edges, it.corners_mm, det.px_per_mm) <= hand.ARM_EDGE_SIDES
+            if share >= hand.COUNTED_ON_ARM or edge:
+                on_arm.add(id(it))
         obs.unknowns += [Unknown(it.center_mm, it.size_mm, ARM, it.rotation % 180.0)
                          for it in obs.unsure + obs.items if id(it) in on_arm]
         obs.unsure = [u for u in obs.unsure if id(u) not in on_arm]

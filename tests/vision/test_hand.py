@@ -670,3 +670,24 @@ def test_a_forearm_lit_from_one_side_is_no_card():
     check_against_truth(obs, truth, recall=0.9)
     (hand_,) = [d for d in truth.distractors if d.kind == "hand"]
     assert any(u.reason == ARM and near(u.center_mm, hand_.center_mm, 150) for u in obs.unknowns)
+
+
+@pytest.mark.parametrize(("game", "i", "cid"),
+                         [("highwayman", 377, "hm-holyhead-7"), ("monsterhighway", 276, "dead-end")])
+def test_a_card_counted_on_a_forearms_edge_with_no_outline_is_named_the_arm(game, i, cid):
+    """Bench seed 9, photo-like: the edge of a forearm beside the cloth read as a face, its place
+    half the arm's and half the cloth's, short of hand.COUNTED_ON_ARM under the arm (Highwayman 377:
+    hm-holyhead-7 at 0.85, 44 %, no side of a card's outline seen; Monster Highway 276: dead-end at
+    0.76, 37 %, one side), and counted where no card lies. A card a good part under the arm whose
+    outline is seen on at most one side is the arm (hand.ARM_EDGE)."""
+    from tests.vision.test_scan import bench_scene, check_against_truth, near
+    from vision import scan
+    from vision.observation import ARM
+
+    pack, frame, truth = bench_scene(game, i, photo=True, seed=9)
+    obs = scan(frame, game, pack=pack)
+    check_against_truth(obs, truth, recall=0.5)
+    assert not [it for it in obs.items if it.id == cid and not any(near(it.center_mm, t.center_mm, 20)
+                                                                   for t in truth.items if t.id == cid)]
+    (hand_,) = [d for d in truth.distractors if d.kind == "hand"]
+    assert any(u.reason == ARM and near(u.center_mm, hand_.center_mm, 200) for u in obs.unknowns)
