@@ -88,9 +88,10 @@ LAMP_SHARE = 0.35
 STRETCH_STEP_MM = 5.0
 # A join of such windows, each of one colour with the next, is of one colour as a whole when its
 # colour (a, b) is and its lightness within DRIFT times LIGHT_SPREAD: a forearm is lit from one
-# side, its lightness drifting across it (bench seed 9, photo-like Highwayman 377: 90 to 124 across
-# 82 mm, 16 from its median where 15.8 is one colour's; no arm found, a card counted on the
-# forearm). A join that drifts in colour is of two things side by side.
+# side, its lightness drifting across it (bench seed 9, photo-like Roundabout 491: 160 to 119 across
+# 80 mm beside a lamp's spot, no arm found and ra-08 counted on the forearm at 0.71; Highwayman 377:
+# 90 to 124 across 82 mm, 16 from its median where 15.8 is one colour's). A join that drifts in
+# colour is of two things side by side.
 DRIFT = 1.5
 # A run or stretch is an arm only where its colour reaches this far into the area, joined: a
 # forearm does. A strip of one colour along the border does not: cards' title strips along the
