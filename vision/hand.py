@@ -198,9 +198,8 @@ def _one_colour(lab: np.ndarray, drifting: bool = False) -> tuple[np.ndarray, np
     px = lab.reshape(-1, 3)
     med = np.median(px, axis=0)
     spread = np.percentile(np.abs(px - med), 90, axis=0)
-    if drifting:
-        return (med, spread) if _within(spread * (1.0 / DRIFT, 1.0, 1.0), float(med[0])) else None
-    return (med, spread) if _within(spread, float(med[0])) else None
+    judged = spread / (DRIFT, 1.0, 1.0) if drifting else spread
+    return (med, spread) if _within(judged, float(med[0])) else None
 
 
 def _within(off: np.ndarray, lightness: float) -> bool:
