@@ -183,6 +183,7 @@ LOOSE_LEAST = 0.8
 UNDER_TAKEN = 0.2
 LATTICE_CONTRAST = 1.5  # a lattice on the picture's edges: its lines this much stronger than typical
 BRIDGE_SCORE = 0.7  # ... when the bridged region is a grid of cards this clean
+CORE_OPEN_MM = 3.0  # a faint region's strong part is opened this much (see _strong_core)
 # A cell guessed from a region's outline may sit off its card (gaps add up along a hand-laid row, a
 # hand stretches the outline): each cell is moved, up to this far, to where the card edges it
 # should lie on are strongest in the picture.
@@ -1755,6 +1756,38 @@ def _loose_fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[floa
     return out
 
 
+def _strong_core(comp: np.ndarray, x: int, y: int, strength: np.ndarray, smallest: float,
+                 size_keys: Sequence[tuple[float, float]], px_per_mm: float, edges: Edges | None,
+                 ) -> tuple[np.ndarray, int, int, int] | None:
+    """The part of a faint region (`comp` at x, y) that differs from the cloth by FAINT or more,
+    as (its mask, x, y, area), where that part is one piece the size of a card (0.8 of the
+    smallest, `smallest` px, or more), as strong as a piece (PIECE_STRENGTH, median) and fitted
+    cleanly by a grid of cards (BRIDGE_SCORE); None otherwise. A red home base on a blue cloth
+    under a lamp's halo was joined through the halo's faint edge to the table's corner: a region
+    2.6 tiles in area whose median strength, the halo's, was 1.23, and it was dropped as shade
+    with the tile in it (bench seed 9, Monster Highway 292, both packs: its strong part 1.03
+    tiles, median 5.8 and 7.3). A lamp's white core in its halo is no card: 0.66 of a tile, 1.74
+    (bench seed 9, photo-like Big Sur 83, where it was shown as a "?")."""
+    h, w = comp.shape
+    strong = ((strength[y:y + h, x:x + w] >= FAINT) & (comp > 0)).astype(np.uint8) * 255
+    # (the halo's own specks that reach FAINT, and the bridges they make, taken off)
+    strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, _disc(CORE_OPEN_MM, px_per_mm))
+    n, labels, stats, _ = _components(strong)
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, 4]))
+    cx, cy, cw, ch, area = (int(v) for v in stats[k])
+    if area < 0.8 * smallest:
+        return None
+    part = (labels[cy:cy + ch, cx:cx + cw] == k).astype(np.uint8) * 255
+    if float(np.median(strength[y + cy:y + cy + ch, x + cx:x + cx + cw][part > 0])) < PIECE_STRENGTH:
+        return None
+    fits, _, _ = _fits(part, x + cx, y + cy, size_keys, px_per_mm, edges)
+    if not fits or fits[0][0].score < BRIDGE_SCORE:
+        return None
+    return part, x + cx, y + cy, area
+
+
 def _fits(comp: np.ndarray, x: int, y: int, size_keys: Sequence[tuple[float, float]], px_per_mm: float,
           edges: Edges | None = None, trim: bool = False,
           ) -> tuple[list[tuple[_GridFit, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]], np.ndarray,
@@ -1998,6 +2031,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                     continue
         work.append((comp, x, y, area, lab))
     work += enclosed
+    next_label = max((lab for *_, lab in work), default=0) + 1  # (for parts of regions split below)
 
     candidates: list[Candidate] = []
     partial: list[Candidate] = []
@@ -2074,7 +2108,14 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
                 alternatives[lab] = tried[1:]
             continue
         if not fits:
-            # a patch of light or shade with no card shape (or a fragment grown into a disc): the cloth
+            # a patch of light or shade with no card shape (or a fragment grown into a disc): the
+            # cloth; but a card may lie in it, joined to the shade around it (see _strong_core)
+            if faint and lab not in completed:
+                core = _strong_core(comp, x, y, strength, smallest, size_keys, px_per_mm, edges)
+                if core is not None:
+                    work.append((*core, next_label))
+                    next_label += 1
+                continue
             if faint or lab in completed:
                 continue
             blob = _region(top, comp, (x, y), origin, u, v, l1, l2, area, lab, px_per_mm)

@@ -1472,3 +1472,15 @@ def test_cards_in_glossy_sleeves_count(game, i, cards):
     for cid, at in cards:
         assert any(it.id == cid and near(it.center_mm, at, 10) for it in obs.items), (cid, at)
         assert not any(near(u.center_mm, at, 10) for u in obs.unsure), (cid, at)
+
+
+def test_a_tile_joined_to_a_lamps_faint_halo_is_not_dropped_as_shade():
+    """A red home base on a blue cloth under a lamp's halo (bench seed 9, proxy Monster Highway
+    292): the halo's faint edge joined it to the table's corner, a region 2.6 tiles in area whose
+    median strength was the halo's (1.23, under vision.detect.FAINT), and the whole region was
+    dropped as shade with the tile in it: nothing was shown there. Its strong part, the tile, is
+    split as a region of its own (vision.detect._strong_core)."""
+    pack, frame, truth = bench_scene("monsterhighway", 292, seed=9)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    (home,) = [t for t in truth.items if t.id == "home-base-nw"]
+    assert any(it.id == "home-base-nw" and near(it.center_mm, home.center_mm, 5) for it in obs.items)
