@@ -36,6 +36,13 @@ MONSTER_CLUSTER = 2
 # and the players asked to uncover the board. (Places side by side are one: the Monster spilling
 # onto a neighbour.)
 MONSTER_ONE_OF = 2
+# The rulebook places Monster Highway's Ground Zero on the centre of the board and a Home Base in
+# each of its corners: the scan reads the board's centre, midway between two home bases in opposite
+# corners, for Ground Zero where nothing else read a card there (grey on a grey cloth the mask
+# leaves it bare, and on a board of few tiles no counted tile lies beside it to grow from: bench
+# seed 9, proxy Monster Highway 300, 357, 421). Per game, the catalog kinds of the tile at the
+# centre and of the tiles in the corners.
+CENTRE_TILE = {"monsterhighway": ("ground zero", "home base")}
 ROAD_THROUGH = 2  # tiles edge to edge with a board cell for the road to run through it (see on_the_road)
 # ... where a spot counts as a piece only when it is at least this long (a car is 22 mm): on a
 # flecked cloth, two flecks 9 and 14 mm across lay in the empty cell beside Ground Zero, between

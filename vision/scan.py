@@ -650,6 +650,65 @@ def _enclosed(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: d
     return out
 
 
+def _at_the_centre(by_region: dict[int, list[tuple[detect.Candidate, Match]]], det: detect.Detection, look: Look,
+                   first_look: FirstLook, past: PastAPiece | None, game: str,
+                   catalog: dict[str, dict[str, Any]]) -> list[tuple[detect.Candidate, Match]]:
+    """The tile the rulebook puts on the board's centre (layout.CENTRE_TILE: Monster Highway's
+    Ground Zero), read midway between counted tiles of the corners' kind in opposite corners
+    (their offset two cells or more along both of their sides; where all four corners are read,
+    the two diagonals' midpoints averaged), where no card is read sure: the cell on the midpoint
+    when an odd number of cells lies between the corners, the four cells around it when an even
+    number does. Each is read as a bare place is in _grow (a first look, in full when it scores
+    like a card, past a piece standing in it otherwise: every car starts on Ground Zero), and only
+    the centre tile read sure as a grid's card counts (COUNTED): the rulebook puts it there, and
+    nothing else is taken from this reading. Nothing is read where a reading names the centre
+    tile already, or no two corner tiles lie opposite. Ground Zero under a hand's edge read 0.74
+    there (bench seed 9, proxy Monster Highway 226)."""
+    kinds = layout.CENTRE_TILE.get(game)
+    if kinds is None:
+        return []
+    centre_ids = {cid for cid, a in catalog.items() if a.get("kind") == kinds[0]}
+    found = [(c, m) for cards in by_region.values() for c, m in cards]
+    if not centre_ids or any(m.id in centre_ids and m.status != "unknown" for _, m in found):
+        return []
+    corners = [(c, m) for c, m in found if m.status == "sure" and m.score >= COUNTED
+               and catalog.get(str(m.id), {}).get("kind") == kinds[1]]
+    # the midpoints of opposite corner tiles, each with half their offset in cells along the
+    # first one's sides
+    mids: list[tuple[np.ndarray, np.ndarray, detect.Candidate]] = []
+    for k, (a, am) in enumerate(corners):
+        turn = np.radians(a.angle_deg)
+        axes = np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
+        for _, bm in corners[k + 1:]:
+            offset = axes @ (np.asarray(bm.center_mm) - am.center_mm) / np.asarray(a.size_key)
+            if (np.abs(offset) >= 2).all():
+                mids.append(((np.asarray(am.center_mm) + bm.center_mm) / 2, offset / 2, a))
+    if not mids:
+        return []
+    # (the two diagonals' midpoints, where all four corners are read, each a few mm off)
+    centre = np.mean([p for p, _, _ in mids], axis=0)
+    _, half, a = mids[0]
+    turn = np.radians(a.angle_deg)
+    right, down = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    # the cell on the midpoint (an odd number of cells between the corners), or the four around
+    # it (an even number: the midpoint lies half a cell off each)
+    steps = [(-0.5, 0.5) if abs(h % 1 - 0.5) < 0.25 else (0.0,) for h in half]
+    held = [c for c, m in found if m.status == "sure"]
+    places = []
+    for i in steps[0]:
+        for j in steps[1]:
+            at = centre + i * right * a.size_key[0] + j * down * a.size_key[1]
+            place = detect.Candidate((float(at[0]), float(at[1])), a.angle_deg, a.size_key, a.region)
+            if all(_apart(place, o) for o in held):
+                places.append(place)
+    out: list[tuple[detect.Candidate, Match]] = []
+    for _, cell, first in _first_looks_at_bare(places, det, first_look, stand=past is not None):
+        got = look(cell, first) if first.score >= ACCEPT else _read_past(past, cell, first)
+        if got[1].status == "sure" and got[1].id in centre_ids and got[1].score >= COUNTED and not out:
+            out.append(got)
+    return out
+
+
 def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection, first_look: FirstLook,
                          stand: bool = False) -> list[tuple[int, detect.Candidate, Match]]:
     """Places the mask left bare, each moved onto the edges it sees, with their first looks, all
@@ -1112,6 +1171,14 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         enclosed.setdefault(c.region, []).append((c, m))
     for region, new in enclosed.items():
         by_region[region] = grow(by_region[region] + new, det, region, look, first_look, start=new)
+    # the tile the rulebook puts on the board's centre, read there when nothing else read it (see
+    # _at_the_centre); what a region read at its place otherwise gives way to it (listed after
+    # every region's cards)
+    catalog = _catalog(game)
+    centred = _at_the_centre(by_region, det, look, first_look, past_a_piece if pieces_stand else None, game, catalog)
+    for c, _ in centred:
+        for region, found in by_region.items():
+            by_region[region] = [(o, om) for o, om in found if om.status == "sure" or _apart(o, c)]
     # what reaches onto the table from beyond its edge (an arm, found by detection): a card it
     # covers in part is read again without it (see vision.hand)
     arms = det.arms
@@ -1263,6 +1330,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                 obs.unknowns.append(Unknown((round(cand.center_mm[0], 1), round(cand.center_mm[1], 1)),
                                             (short, long_), "not a card of this pack", round(cand.angle_deg, 1)))
     obs.items += [_item(m, index) for found in past_arm.values() for _, m in found]  # (see above)
+    obs.items += [_item(m, index) for _, m in centred]
     # a card counted for lying edge to edge with a counted one, unless counted cards cover it in
     # part (see EDGE_OVERLAP): then it is listed (and goes if they cover it for the most part)
     quads = [np.asarray(it.corners_mm, np.float32) for it in obs.items]
@@ -1287,7 +1355,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         shown = [(x.center_mm, min(x.size_mm)) for x in [*obs.items, *obs.unsure, *obs.unknowns]]
         obs.unsure += [_item(m, index) for c, m in doubted
                        if all(_half_a_card_apart(m.center_mm, at, c.size_key[0], short) for at, short in shown)]
-    catalog = _catalog(game)
     _one_per_place(obs)
     _beyond_the_box(obs, catalog)
     _covered_by_cards(obs, index.size_keys)

@@ -1474,6 +1474,80 @@ def test_cards_in_glossy_sleeves_count(game, i, cards):
         assert not any(near(u.center_mm, at, 10) for u in obs.unsure), (cid, at)
 
 
+@pytest.mark.parametrize("i", [300, 357, 421, 226])
+def test_ground_zero_is_read_on_the_boards_centre(i):
+    """Ground Zero, grey on a grey cloth (bench seed 9, proxy Monster Highway 300, 357, 421) or
+    under a hand's edge on wood (226): the mask left it bare but for its yellow sign, and no
+    counted tile lay beside it to grow from (the Monster or a hand over its one neighbour), so
+    nothing at all was shown where it lies. The rulebook puts it on the board's centre, midway
+    between the home bases in the corners: read there, it counts."""
+    pack, frame, truth = bench_scene("monsterhighway", i, seed=9)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    (zero,) = [t for t in truth.items if t.id == "ground-zero"]
+    assert any(it.id == "ground-zero" and near(it.center_mm, zero.center_mm, 5) for it in obs.items)
+    check_against_truth(obs, truth, recall=0.7)
+
+
+def _centre_read(homes, reads, cell=50.0, known=()):
+    """vision.scan._at_the_centre on counted home bases at `homes` (and readings `known`), its
+    first looks answered by `reads` (a place's centre -> (id, score)); returns what it counted
+    and the places it looked at."""
+    import sys
+    from types import SimpleNamespace
+
+    from vision.detect import Candidate
+    from vision.identify import Match
+
+    def read(c, cid, score, status="sure"):
+        return Candidate(c, 0.0, (cell, cell), 1), Match(status, cid, 0.0, score, 0.3, c, 4)
+
+    found = [read(at, f"home-base-{k}", 0.95) for k, at in enumerate(homes)] + [read(*k) for k in known]
+    catalog = {**{f"home-base-{k}": {"kind": "home base"} for k in range(4)}, "ground-zero": {"kind": "ground zero"},
+               "road-straight": {"kind": "road tile"}}
+    looked = []
+
+    def first_look(cells):
+        looked.extend(c.center_mm for c in cells)
+        out = []
+        for c in cells:
+            got = [v for at, v in reads.items() if near(at, c.center_mm, 1)]
+            cid, score = got[0] if got else (None, 0.2)
+            out.append(Match("sure" if cid else "unknown", cid, 0.0, score, 0.3, c.center_mm, 4))
+        return out
+
+    det = SimpleNamespace(edges=None, pieces=[], px_per_mm=1.0)
+    scan_module = sys.modules["vision.scan"]  # (the package's `scan` is the function)
+    got = scan_module._at_the_centre({1: found}, det, lambda c, m=None: (c, m), first_look, None,
+                                     "monsterhighway", catalog)
+    return [(m.id, m.center_mm) for _, m in got], looked
+
+
+def test_the_centre_is_the_four_cells_around_the_midpoint_of_an_even_board_and_the_cell_on_it_of_an_odd_one():
+    homes = [(75.0, 75.0), (925.0, 75.0), (75.0, 625.0), (925.0, 625.0)]  # 18 x 12 cells apart: even
+    got, looked = _centre_read(homes, {(525.0, 375.0): ("ground-zero", 0.9)})
+    assert got == [("ground-zero", (525.0, 375.0))]
+    assert sorted(looked) == [(475.0, 325.0), (475.0, 375.0), (525.0, 325.0), (525.0, 375.0)]
+    homes = [(75.0, 75.0), (475.0, 75.0), (75.0, 475.0), (475.0, 475.0)]  # 8 x 8 cells apart: odd
+    got, looked = _centre_read(homes[::3], {(275.0, 275.0): ("ground-zero", 0.9)})
+    assert got == [("ground-zero", (275.0, 275.0))] and looked == [(275.0, 275.0)]
+
+
+@pytest.mark.parametrize("homes,reads,known", [
+    # two home bases on one side of the board: their midpoint is its edge, not its centre
+    ([(75.0, 75.0), (925.0, 75.0)], {(500.0, 75.0): ("ground-zero", 0.9)}, ()),
+    # another tile read there: the rule says only where Ground Zero lies
+    ([(75.0, 75.0), (925.0, 625.0)], {(525.0, 375.0): ("road-straight", 0.95)}, ()),
+    # Ground Zero read short of a grid's card (vision.scan.COUNTED)
+    ([(75.0, 75.0), (925.0, 625.0)], {(525.0, 375.0): ("ground-zero", 0.65)}, ()),
+    # Ground Zero read already (listed to check elsewhere): its place is not guessed again
+    ([(75.0, 75.0), (925.0, 625.0)], {(525.0, 375.0): ("ground-zero", 0.9)},
+     [((300.0, 300.0), "ground-zero", 0.6, "unsure")]),
+])
+def test_nothing_is_counted_at_the_centre_without_opposite_home_bases_or_a_clear_ground_zero(homes, reads, known):
+    got, _ = _centre_read(homes, reads, known=known)
+    assert got == []
+
+
 def test_a_tile_joined_to_a_lamps_faint_halo_is_not_dropped_as_shade():
     """A red home base on a blue cloth under a lamp's halo (bench seed 9, proxy Monster Highway
     292): the halo's faint edge joined it to the table's corner, a region 2.6 tiles in area whose
