@@ -1558,3 +1558,15 @@ def test_a_tile_joined_to_a_lamps_faint_halo_is_not_dropped_as_shade():
     obs = scan(frame, "monsterhighway", pack=pack)
     (home,) = [t for t in truth.items if t.id == "home-base-nw"]
     assert any(it.id == "home-base-nw" and near(it.center_mm, home.center_mm, 5) for it in obs.items)
+
+
+def test_a_lamps_white_core_in_its_halo_is_no_card_and_no_unknown():
+    """Photo-like Big Sur 83 (bench seed 9): a lamp's halo on green felt, its white core 0.66 of a
+    landmark tile at a median strength of 1.74. Taken for a card in a faint region (as the rule
+    for a tile in a halo was first tried: half a card, no strength asked), it was shown as a "?"
+    where nothing lies. A faint region's strong part must be a card in size and as strong as a
+    piece (vision.detect._strong_core)."""
+    pack, frame, truth = bench_scene("bigsur", 83, photo=True, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    assert not any(near(u.center_mm, (496.0, 486.0), 30) for u in obs.unknowns), obs.unknowns
+    check_against_truth(obs, truth, recall=0.95)
