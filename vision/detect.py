@@ -1772,14 +1772,11 @@ def _strong_core(comp: np.ndarray, x: int, y: int, strength: np.ndarray, smalles
     strong = ((strength[y:y + h, x:x + w] >= FAINT) & (comp > 0)).astype(np.uint8) * 255
     # (the halo's own specks that reach FAINT, and the bridges they make, taken off)
     strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, _disc(CORE_OPEN_MM, px_per_mm))
-    n, labels, stats, _ = _components(strong)
-    if n < 2:
+    largest = _largest_part(strong)
+    if largest is None or largest[3] < 0.8 * smallest:
         return None
-    k = 1 + int(np.argmax(stats[1:, 4]))
-    cx, cy, cw, ch, area = (int(v) for v in stats[k])
-    if area < 0.8 * smallest:
-        return None
-    part = (labels[cy:cy + ch, cx:cx + cw] == k).astype(np.uint8) * 255
+    part, cx, cy, area = largest
+    ch, cw = part.shape
     if float(np.median(strength[y + cy:y + cy + ch, x + cx:x + cx + cw][part > 0])) < PIECE_STRENGTH:
         return None
     fits, _, _ = _fits(part, x + cx, y + cy, size_keys, px_per_mm, edges)
