@@ -28,6 +28,11 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
   piles topped by a card that is no pile's top,
 - hands named: hands reaching over the table on which the scan shows an arm's place (and so tells
   the players to lift it),
+- the visible cards not found right, by what lay on them: washed out (a lamp's glare drove
+  WASHED_OUT of the card's face to white in the frame, where no camera sees what was printed),
+  covered in part (a hand, a car, a phone or another card over up to --max-occluded of it), or in
+  plain view (neither): where the accuracy goal is lost, and how much of it a better reading could
+  win back,
 - unsure items (listed for the players to check; counted as not found above), and how many of all
   the listings to check lie where no card does (a guess on a hand, a phone or the cloth),
 - scan latency of a 2304x1296 frame with 30 cards on one core (median, p95): warm (the same table
@@ -77,13 +82,22 @@ def rotation_ok(got: float, want: float, symmetry: int, tol: float = 12.0) -> bo
 
 STRAY_MM = 60.0  # see score_scene
 SHOWN_SHARE = 0.25  # see shown
+# a card is washed out where at least this share of its face is white in the frame (every channel
+# at WHITE_LEVEL or more): as much as a hand may hide of a card that must still be found
+WASHED_OUT = 0.25
+WHITE_LEVEL = 250
+CAUSES = ("plain", "covered", "washed_out")
 
 
-def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
-    """Compare one observation with the truth: counts of right, wrong, missing, phantom, ..."""
+def score_scene(obs: Any, truth: Any, max_occluded: float, frame: np.ndarray | None = None) -> dict[str, int]:
+    """Compare one observation with the truth: counts of right, wrong, missing, phantom, ... With
+    the frame scanned, each visible card not found right is also counted by its cause (see cause)."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
                shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0, missing_unshown=0,
                hands=0, hands_named=0)
+    if frame is not None:
+        out.update({f"not_right_{c}": 0 for c in CAUSES})
+        white = cv2.inRange(frame, (WHITE_LEVEL,) * 3, (255,) * 3)
     out.update(score_grid(obs, truth))
     out.update(score_tableaus(obs, truth))
     out.update(score_board(obs, truth))
@@ -104,6 +118,10 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
                 out["hidden_misread"] += 1
             continue
         out["items"] += 1
+        right = hit is not None and reported[hit].id == t.id and rotation_ok(reported[hit].rotation, t.rotation,
+                                                                           reported[hit].symmetry)
+        if frame is not None and not right:
+            out[f"not_right_{cause(t, truth, white)}"] += 1
         if hit is None:
             unsure = any(np.hypot(u.center_mm[0] - t.center_mm[0], u.center_mm[1] - t.center_mm[1]) < 0.35 * min(t.size_mm)
                          for u in obs.unsure)
@@ -112,11 +130,7 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
             # is a silent miss: the players are not told to look there
             out["missing_unshown"] += not unsure and not shown(t, obs.unknowns)
             continue
-        it = reported[hit]
-        if it.id == t.id and rotation_ok(it.rotation, t.rotation, it.symmetry):
-            out["right"] += 1
-        else:
-            out["wrong"] += 1
+        out["right" if right else "wrong"] += 1
     out["phantom"] = len(reported) - len(used)
     # cards listed for the players to check (unsure) where no card of the scene lies, hidden or not:
     # a guess on a hand, a phone or the cloth
@@ -156,6 +170,18 @@ def score_scene(obs: Any, truth: Any, max_occluded: float) -> dict[str, int]:
     out["stray_unknowns"] = sum(all(np.hypot(u.center_mm[0] - c[0], u.center_mm[1] - c[1]) > STRAY_MM for c in things)
                                 and not any(on_a_hand(u.center_mm, d) for d in hands) for u in obs.unknowns)
     return out
+
+
+def cause(t: Any, truth: Any, white: np.ndarray) -> str:
+    """What lay on a visible card t not found right: "washed_out" when at least WASHED_OUT of its
+    face is white in the frame (`white`, 0/255, where every channel is at WHITE_LEVEL or more),
+    else "covered" when anything lies over part of it, else "plain"."""
+    from vision.glare import share_of
+
+    corners_px = np.asarray(truth.project(np.asarray(t.corners_mm, np.float64)), np.float32)
+    if share_of(white, corners_px) >= WASHED_OUT:
+        return "washed_out"
+    return "covered" if t.occluded > 0 else "plain"
 
 
 def shown(t: Any, unknowns: Any) -> bool:
@@ -303,6 +329,13 @@ LAYOUT_LINES = (
 )
 
 
+def not_right(r: dict[str, int]) -> str:
+    """The visible cards not found right, by cause (see cause), as printed."""
+    n = sum(r.get(f"not_right_{c}", 0) for c in CAUSES)
+    return (f"{n}: in plain view {r.get('not_right_plain', 0)}, covered in part {r.get('not_right_covered', 0)}, "
+            f"washed out by a lamp's glare {r.get('not_right_washed_out', 0)}")
+
+
 def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: float, verbose: bool) -> dict[str, int]:
     from vision.synth import random_scene, render_scene
 
@@ -321,7 +354,7 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
             if verbose:
                 print(f"    scene {i}: refused ({exc})", flush=True)
             continue
-        s = score_scene(obs, truth, max_occluded)
+        s = score_scene(obs, truth, max_occluded, frame)
         perfect = s["items"] == s["right"] and s["phantom"] == 0 and s["hidden_misread"] == 0
         all_right += perfect
         # a scene whose picture misleads: a card counted wrongly or where none lies, or one missed
@@ -571,6 +604,7 @@ def main() -> None:
                   f"refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
+            print(f"      visible cards not found right: {not_right(r)}", flush=True)
             for key, line in LAYOUT_LINES:
                 if key in r:
                     print("      " + line.format(**r), flush=True)
@@ -586,6 +620,7 @@ def main() -> None:
               f"lies {grand['unsure_nothing']}); hands named {grand['hands_named']} of {grand['hands']}; "
               f"playing pieces found {grand['pieces_found']} of "
               f"{grand['pieces']}, phantom pieces {grand['pieces_phantom']}")
+        print(f"TOTAL visible cards not found right: {not_right(grand)}")
     if not args.skip_latency:
         lat = latency(args.runs, args.seed, args.latency_table)
         print(f"latency, cold (the cloth's colours learned afresh): first scan wall {lat['first_wall']:.1f} ms "

@@ -126,3 +126,47 @@ def test_a_hand_is_named_where_an_arms_place_lies_on_it(bench):
     beside.unknowns = [Unknown((500.0, 300.0), (70.0, 120.0), ARM, 0.0)]  # an arm's place off it
     seen = [bench.score_scene(obs, truth(hand), 0.25) for obs in (named, beside, other)]
     assert [(s["hands"], s["hands_named"]) for s in seen] == [(1, 1), (1, 0), (1, 0)]
+
+
+def frame_with_white(x0=0, x1=0):
+    """A grey 1000 x 700 frame (1 px a mm, as `mapped` projects) white between columns x0 and x1."""
+    import numpy as np
+
+    frame = np.full((700, 1000, 3), 128, np.uint8)
+    frame[:, x0:x1] = 255
+    return frame
+
+
+def mapped(*items):
+    """A scene's truth whose table mm are the frame's px (`project` as the renderer's own)."""
+    import numpy as np
+
+    t = truth(items=list(items))
+    t.project = lambda points: np.asarray(points, np.float64)
+    return t
+
+
+@pytest.mark.parametrize("white_cols,occluded,found,want", [
+    ((0, 0), 0.0, None, "plain"),  # missed in plain view
+    ((0, 0), 0.1, None, "covered"),  # a tenth of it under a hand or a car
+    ((150, 200), 0.0, None, "washed_out"),  # white over 31.5 of its 63 mm (50 %)
+    ((150, 180), 0.1, None, "covered"),  # white over 11.5 mm (18 %): not washed out
+    ((150, 200), 0.1, "unsure", "washed_out"),  # listed to check: not right either
+    ((0, 0), 0.0, "wrong", "plain"),  # read as another card
+    ((150, 200), 0.0, "right", None),  # found right: no cause counted
+])
+def test_a_visible_card_not_found_right_is_counted_by_what_lay_on_it(bench, white_cols, occluded, found, want):
+    from vision.observation import Item
+
+    obs = Observation(game="bigsur")
+    if found:
+        it = Item("bs-01" if found != "wrong" else "bs-02", 0.0, (200.0, 200.0), (63.0, 88.0), 0.9, ((0.0, 0.0),) * 4)
+        (obs.unsure if found == "unsure" else obs.items).append(it)
+    s = bench.score_scene(obs, mapped(card_at((200.0, 200.0), occluded)), 0.25, frame_with_white(*white_cols))
+    assert {c: s[f"not_right_{c}"] for c in bench.CAUSES} == {c: int(c == want) for c in bench.CAUSES}
+    assert s["right"] == (want is None)
+
+
+def test_without_the_frame_no_cause_is_counted(bench):
+    s = bench.score_scene(Observation(game="bigsur"), truth(items=[card_at((200.0, 200.0))]), 0.25)
+    assert s["missing"] == 1 and not any(k.startswith("not_right_") for k in s)
