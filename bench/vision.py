@@ -67,6 +67,7 @@ from companion.session import memory
 from vision import detect, scan
 from vision.calibration import calibrate, recheck
 from vision.errors import CalibrationError
+from vision.glare import share_of
 from vision.identify import CardIndex, index_for_pack, references_from_pack
 from vision.observation import ARM
 from vision.pack import proxy_pack
@@ -176,8 +177,6 @@ def cause(t: Any, truth: Any, white: np.ndarray) -> str:
     """What lay on a visible card t not found right: "washed_out" when at least WASHED_OUT of its
     face is white in the frame (`white`, 0/255, where every channel is at WHITE_LEVEL or more),
     else "covered" when anything lies over part of it, else "plain"."""
-    from vision.glare import share_of
-
     corners_px = np.asarray(truth.project(np.asarray(t.corners_mm, np.float64)), np.float32)
     if share_of(white, corners_px) >= WASHED_OUT:
         return "washed_out"
