@@ -701,12 +701,12 @@ def _at_the_centre(by_region: dict[int, list[tuple[detect.Candidate, Match]]], d
             place = detect.Candidate((float(at[0]), float(at[1])), a.angle_deg, a.size_key, a.region)
             if all(_apart(place, o) for o in held):
                 places.append(place)
-    out: list[tuple[detect.Candidate, Match]] = []
+    # (the best first look first: one centre tile counted, the places after it are not read in full)
     for _, cell, first in _first_looks_at_bare(places, det, first_look, stand=past is not None):
         got = look(cell, first) if first.score >= ACCEPT else _read_past(past, cell, first)
-        if got[1].status == "sure" and got[1].id in centre_ids and got[1].score >= COUNTED and not out:
-            out.append(got)
-    return out
+        if got[1].status == "sure" and got[1].id in centre_ids and got[1].score >= COUNTED:
+            return [got]
+    return []
 
 
 def _first_looks_at_bare(bare: list[detect.Candidate], det: detect.Detection, first_look: FirstLook,
