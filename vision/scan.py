@@ -369,9 +369,14 @@ def _far_ahead(m: Match, least: float) -> bool:
     return m.status == "sure" and m.score >= least and m.margin >= LONE_AHEAD
 
 
-def _unclear_unsure(split: list[tuple[detect.Candidate, Match]]) -> list[tuple[detect.Candidate, Match]]:
-    """The split with every sure card whose score is not clear (below WEAK_SURE) listed as unsure."""
-    return [(c, dataclasses.replace(m, status="unsure") if m.status == "sure" and m.score < WEAK_SURE else m)
+def _unclear_unsure(split: list[tuple[detect.Candidate, Match]],
+                    row: bool = False) -> list[tuple[detect.Candidate, Match]]:
+    """The split with every sure card whose score is not clear (below WEAK_SURE) listed as unsure;
+    with ``row``, but for one edge to edge with a clear card of the split (_edge_to_edge): a row's
+    card, not a chance match (see scan's lattices anchored on a region's corners)."""
+    clear = [c for c, m in split if m.status == "sure" and m.score >= WEAK_SURE] if row else []
+    return [(c, dataclasses.replace(m, status="unsure")
+             if m.status == "sure" and m.score < WEAK_SURE and not any(_edge_to_edge(o, c) for o in clear) else m)
             for c, m in split]
 
 
@@ -1114,12 +1119,16 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # made its grid a wrong one (cells stretched over the hand, each a few mm off its
             # card). Lattices of true card size anchored on its corners and on the picture's
             # edges are tried; as cells of no grid, a match there needs a clear score to count,
-            # and where the grid holds cards they must read more of them.
+            # and where the grid holds cards they must read more of them. A card edge to edge
+            # with a clear one of the lattice is a row's, and counts as in a row a grid explains:
+            # a lamp's spot joined to a Big Sur row, the card under the spot read right at
+            # 0.66-0.76, far ahead of any other face, its neighbours at 0.84 and more, was
+            # listed to check (bench seed 9, photo-like Big Sur 160, 329, 336)
             anchored = det.anchored(region)
             if anchored:
                 again = grow(_unclear_unsure(_settle(look_all(det.snap(anchored[0])), anchored[1:],
                                                      functools.partial(det.residual, region), det.snap,
-                                                     look_all)), det, region, look, first_look)
+                                                     look_all), row=True), det, region, look, first_look)
                 scores = [m.score for _, m in again if m.status == "sure"]
                 unsure = sum(m.status == "unsure" for _, m in again)
                 ahead = any(_far_ahead(m, WEAK_SURE) for _, m in again)

@@ -1314,6 +1314,45 @@ def test_which_cells_lie_edge_to_edge(other, beside):
                          _turned_about(other, (100.0, 50.0), 30.0)) is beside
 
 
+def test_a_lattice_card_edge_to_edge_with_a_clear_one_stays_sure():
+    """scan._unclear_unsure: a cell of no grid read sure short of WEAK_SURE is listed as unsure,
+    unless (with ``row``) it lies edge to edge with a clear card of the same split; a clear card
+    beside it that is not edge to edge (corner to corner), or a card short of clear, does not keep
+    it; without ``row`` nothing is kept."""
+    from vision.identify import Match
+    from vision.scan import WEAK_SURE, _unclear_unsure
+
+    def read(cell, status, score):
+        return cell, Match(status, "bs-01" if status != "unknown" else None, 0.0, score, 0.3, cell.center_mm)
+
+    clear = read(_cell(0.0, 0.0), "sure", WEAK_SURE + 0.1)
+    weak = read(_cell(64.0, 0.0), "sure", WEAK_SURE - 0.1)  # the next card of its row
+    corner = read(_cell(64.0, 88.0), "sure", WEAK_SURE - 0.1)  # corner to corner with the clear card
+    unsure = read(_cell(-64.0, 0.0), "unsure", 0.6)
+    got = dict((c.center_mm, m.status) for c, m in _unclear_unsure([clear, weak, corner, unsure], row=True))
+    assert got == {(0.0, 0.0): "sure", (64.0, 0.0): "sure", (64.0, 88.0): "unsure", (-64.0, 0.0): "unsure"}
+    assert [m.status for _, m in _unclear_unsure([clear, weak, corner, unsure])] == ["sure", "unsure", "unsure", "unsure"]
+    # a neighbour short of clear keeps nothing (two weak cards side by side are no clear row)
+    other = read(_cell(128.0, 0.0), "sure", WEAK_SURE - 0.05)
+    assert [m.status for _, m in _unclear_unsure([weak, other], row=True)] == ["unsure", "unsure"]
+
+
+@pytest.mark.parametrize("i,card", [(160, "bs-67"), (329, "bs-36"), (336, "bs-54")])
+def test_a_row_card_under_a_lamp_spot_joined_to_its_row_counts(i, card):
+    """Bench seed 9, photo-like Big Sur: a lamp's spot on a row joins it in one region whose grid
+    reads more places unsure than sure; the lattice anchored on the region's corners reads the
+    card under the spot right at 0.66-0.76, its neighbours at 0.84-0.96. It was listed to check (a
+    cell of no grid counts only from WEAK_SURE); edge to edge with a clear card of the lattice it
+    is a row's card and counts. Every counted card is right."""
+    pack, frame, truth = bench_scene("bigsur", i, photo=True, seed=9)
+    obs = scan(frame, "bigsur", pack=pack)
+    (t,) = [t for t in truth.items if t.id == card]
+    assert [it for it in obs.items if it.id == card and near(it.center_mm, t.center_mm, 20)]
+    assert not [u for u in obs.unsure if near(u.center_mm, t.center_mm, 30)]
+    for it in obs.items:
+        assert any(t.id == it.id and near(t.center_mm, it.center_mm, 0.35 * min(t.size_mm)) for t in truth.items), it
+
+
 def _turned_about(c, at, degrees):
     """Cell c (laid about the origin) turned clockwise by `degrees` and moved to `at`."""
     t = np.radians(degrees)
