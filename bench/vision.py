@@ -335,6 +335,32 @@ def not_right(r: dict[str, int]) -> str:
             f"washed out by a lamp's glare {r.get('not_right_washed_out', 0)}")
 
 
+# a game's layout figures that count what it got wrong (see score_grid, score_tableaus, score_board,
+# score_routes), and those that count what it got right of what was due
+LAYOUT_WRONG = ("row_wrong_place", "rows_out_of_order", "grid_misplaced", "reserved_wrong_colour", "reserved_phantom",
+                "board_misplaced", "monster_wrong", "route_not_top")
+LAYOUT_DUE = (("reserved", "reservations"), ("monster_right", "monsters"))
+
+
+def scene_note(s: dict[str, int], perfect: bool) -> str | None:
+    """What ``--verbose`` prints after a scored scene's number: "" for a scene whose cards are not
+    all right, a note in brackets for one whose cards are but something else is off (its pieces; a
+    foreign object not shown, a "?" or a listing where nothing lies; a hand not named; its
+    layout), None for a scene with nothing to say: every figure of a scene left out is as good as it
+    can be, so two runs' logs compared scene by scene miss nothing."""
+    if not perfect:
+        return ""
+    if s["pieces_found"] < s["pieces"] or s["pieces_phantom"]:
+        return " (cards all right; pieces)"
+    if s["stray_unknowns"] or s["shown_unknown"] < s["distractors"] or s["unsure_nothing"]:
+        return " (cards all right; unknown places)"
+    if s["hands_named"] < s["hands"]:
+        return " (cards all right; a hand not named)"
+    if any(s.get(k, 0) for k in LAYOUT_WRONG) or any(s.get(got, 0) < s.get(due, 0) for got, due in LAYOUT_DUE):
+        return " (cards all right; layout)"
+    return None
+
+
 def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: float, verbose: bool) -> dict[str, int]:
     from vision.synth import random_scene, render_scene
 
@@ -359,12 +385,9 @@ def run_accuracy(game: str, pack: Any, scenes: int, seed: int, max_occluded: flo
         # a scene whose picture misleads: a card counted wrongly or where none lies, or one missed
         # with nothing shown at its place (a card listed to check or under a "?" is shown)
         silent += s["wrong"] + s["phantom"] + s["hidden_misread"] + s["missing_unshown"] > 0
-        if verbose and not perfect:
-            print(f"    scene {i}: {s}", flush=True)
-        elif verbose and (s["pieces_found"] < s["pieces"] or s["pieces_phantom"]):
-            print(f"    scene {i} (cards all right; pieces): {s}", flush=True)
-        elif verbose and (s["stray_unknowns"] or s["shown_unknown"] < s["distractors"] or s["unsure_nothing"]):
-            print(f"    scene {i} (cards all right; unknown places): {s}", flush=True)
+        note = scene_note(s, perfect)
+        if verbose and note is not None:
+            print(f"    scene {i}{note}: {s}", flush=True)
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
     total["scenes"] = scenes - total.get("refused", 0)

@@ -170,3 +170,22 @@ def test_a_visible_card_not_found_right_is_counted_by_what_lay_on_it(bench, whit
 def test_without_the_frame_no_cause_is_counted(bench):
     s = bench.score_scene(Observation(game="bigsur"), truth(items=[card_at((200.0, 200.0))]), 0.25)
     assert s["missing"] == 1 and not any(k.startswith("not_right_") for k in s)
+
+
+@pytest.mark.parametrize("changes,perfect,note", [
+    ({}, True, None),  # nothing to say: left out of the log
+    ({"missing": 1}, False, ""),  # cards not all right: printed as they are
+    ({"pieces": 2, "pieces_found": 1}, True, " (cards all right; pieces)"),
+    ({"stray_unknowns": 1}, True, " (cards all right; unknown places)"),
+    ({"hands": 1, "hands_named": 0}, True, " (cards all right; a hand not named)"),
+    ({"hands": 1, "hands_named": 1}, True, None),
+    ({"rows": 2, "rows_out_of_order": 1}, True, " (cards all right; layout)"),
+    ({"reservations": 2, "reserved": 1}, True, " (cards all right; layout)"),
+    ({"monsters": 1, "monster_right": 1}, True, None),
+])
+def test_the_verbose_log_names_every_scene_with_something_off(bench, changes, perfect, note):
+    """bench/vision.py --verbose prints a scene whose cards are not all right, and one whose cards
+    are but whose pieces, unknown places, hands or layout are not (bench.scene_note): comparing
+    two runs' logs scene by scene, a hand no longer named showed in the totals only."""
+    s = {**bench.score_scene(Observation(game="bigsur"), truth(), 0.25), **changes}
+    assert bench.scene_note(s, perfect) == note
