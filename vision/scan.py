@@ -396,9 +396,14 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
     cards count, unsure ones are listed), what the sure cards leave settled the same way, and the
     best split's unknown cells."""
     splits = [found]
-    # a split the recogniser does not fully accept may be the wrong split: try the others
+    # a split the recogniser does not fully accept may be the wrong split: try the others. Nor
+    # one it reads sure only short of a clear score (WEAK_SURE): half a card may read as another
+    # card. A Highwayman pile's region, 72 x 102 mm with the cards under the top one showing,
+    # split across the top card into two cells each read sure as hm-bath-london at 0.62-0.67,
+    # left unread the split of one cell that reads hm-dover-2 at 0.95 (bench seed 9, proxy
+    # Highwayman 431, a clean scene)
     for alt in alternatives:
-        if all(m.status == "sure" for _, m in splits[0]):
+        if all(m.status == "sure" and m.score >= WEAK_SURE for _, m in splits[0]):
             break
         tried = look_all(snap(alt))
         if _split_quality(tried) > _split_quality(splits[0]):

@@ -1353,6 +1353,51 @@ def test_a_row_card_under_a_lamp_spot_joined_to_its_row_counts(i, card):
         assert any(t.id == it.id and near(t.center_mm, it.center_mm, 0.35 * min(t.size_mm)) for t in truth.items), it
 
 
+def test_a_split_read_sure_only_weakly_gives_way_to_a_clear_one():
+    """scan._settle: a region's first split read sure throughout, but short of a clear score
+    (WEAK_SURE), is not taken as settled: its other splits are read, and the place goes to the best
+    reading (one cell across two weak halves). A split read sure clearly throughout needs no
+    other: the alternatives are not read at all."""
+    from vision.identify import Match
+    from vision.scan import WEAK_SURE, _settle
+
+    upper, lower, whole = _cell(100.0, 80.0, 90.0), _cell(100.0, 130.0, 90.0), _cell(100.0, 105.0)
+    answers = {whole.center_mm: ("hm-dover-2", 0.95)}
+    looked = []
+
+    def look_all(cells):
+        looked.extend(c.center_mm for c in cells)
+        return [(c, Match("sure", answers[c.center_mm][0], 0.0, answers[c.center_mm][1], 0.3, c.center_mm))
+                for c in cells]
+
+    def read(cell, cid, score):
+        return cell, Match("sure", cid, 0.0, score, 0.1, cell.center_mm)
+
+    def settle(first):
+        return _settle(first, [[whole]], lambda taken: [], lambda cells: list(cells), look_all)
+
+    weak = [read(upper, "hm-bath-london", WEAK_SURE - 0.13), read(lower, "hm-bath-london", WEAK_SURE - 0.18)]
+    got = settle(weak)
+    assert [(c.center_mm, m.id) for c, m in got if m.status == "sure"] == [(whole.center_mm, "hm-dover-2")]
+    looked.clear()
+    clear = [read(upper, "hm-bath-london", WEAK_SURE + 0.1), read(lower, "hm-bath-1", WEAK_SURE + 0.05)]
+    assert settle(clear) == clear and looked == []
+
+
+def test_a_pile_split_across_its_top_card_is_read_whole():
+    """Bench seed 9, proxy Highwayman 431 (a clean scene: red cloth, no lamp, no hand): the Dover
+    pile's region, 72 x 102 mm with the cards under the top one showing, was split across the top
+    card into two cells, each read sure as hm-bath-london at 0.62-0.67; the split of one cell
+    (hm-dover-2, 0.95) was never read, and the top card was shown as two "?". It is counted."""
+    pack, frame, truth = bench_scene("highwayman", 431, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    (top,) = [t for t in truth.items if t.id == "hm-dover-2"]
+    assert [it for it in obs.items if it.id == "hm-dover-2" and near(it.center_mm, top.center_mm, 15)]
+    assert not [u for u in obs.unknowns if near(u.center_mm, top.center_mm, 40)]
+    for it in obs.items:
+        assert any(t.id == it.id and near(t.center_mm, it.center_mm, 0.35 * min(t.size_mm)) for t in truth.items), it
+
+
 def _turned_about(c, at, degrees):
     """Cell c (laid about the origin) turned clockwise by `degrees` and moved to `at`."""
     t = np.radians(degrees)
