@@ -396,8 +396,8 @@ def _settle(found: list[tuple[detect.Candidate, Match]], alternatives: list[list
     cards count, unsure ones are listed), what the sure cards leave settled the same way, and the
     best split's unknown cells."""
     splits = [found]
-    # a split the recogniser does not fully accept may be the wrong split: try the others. Nor
-    # one it reads sure only short of a clear score (WEAK_SURE): half a card may read as another
+    # a split the recogniser does not fully accept may be the wrong split: try the others; so too
+    # for one read sure throughout but not all clearly (WEAK_SURE): half a card may read as another
     # card. A Highwayman pile's region, 72 x 102 mm with the cards under the top one showing,
     # split across the top card into two cells each read sure as hm-bath-london at 0.62-0.67,
     # left unread the split of one cell that reads hm-dover-2 at 0.95 (bench seed 9, proxy
