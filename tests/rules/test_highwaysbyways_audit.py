@@ -93,6 +93,35 @@ def test_an_action_out_of_step_says_what_the_table_is_waiting_for() -> None:
 
 
 # ------------------------------------------------------------------ adversarial sweeps
+def _given(value: Any) -> list[str]:
+    """Every string in an action's field values (as JSON has them)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _given(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _given(v)]
+    return []
+
+
+def _speaks_code(message: str, action: Action) -> bool:
+    """Whether a refusal names something in code (a word with an underscore: an action kind, a
+    field), not counting what it quotes of the action's own values: a card id '_' thrown at the
+    game is the caller's word, echoed ("'_' is not in the blue byway deck")."""
+    for value in sorted(_given(action.to_json()), key=len, reverse=True):
+        message = message.replace(repr(value), "")
+    return "_" in message
+
+
+def test_a_refusal_quoting_the_callers_own_value_does_not_speak_code() -> None:
+    """Hypothesis found seed 1's game refusing Action.of('draw_byway', None, card='_') with "'_' is
+    not in the blue byway deck": the table's words, quoting the junk it was given."""
+    action = Action.of("draw_byway", None, card="_")
+    assert not _speaks_code("'_' is not in the blue byway deck", action)
+    assert _speaks_code("the game is waiting for draw_byway", action)
+    assert _speaks_code("_ is not in the blue byway deck", action)  # unquoted: not told from code
+
+
 def _accepts(game: HighwaysAndByways, action: Action) -> bool:
     """Whether ``push`` takes ``action`` (the game is left exactly as it was either way)."""
     before, n = pickle.dumps(game.state), len(game.actions)
@@ -103,7 +132,7 @@ def _accepts(game: HighwaysAndByways, action: Action) -> bool:
         assert str(exc) and "\n" not in str(exc)
         if isinstance(exc, IllegalAction):
             assert exc.rule, f"{action!r}: the refusal names no rule"
-            assert "_" not in str(exc), f"{action!r}: the refusal speaks code, not the table's words: {exc}"
+            assert not _speaks_code(str(exc), action), f"{action!r}: the refusal speaks code, not the table's words: {exc}"
         return False
     game.state = pickle.loads(before)
     del game._history[n:]  # undo without the undo rules: chance outcomes are tried too
