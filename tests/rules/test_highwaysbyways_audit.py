@@ -106,9 +106,11 @@ def _given(value: Any) -> list[str]:
 
 def _speaks_code(message: str, action: Action) -> bool:
     """Whether a refusal names something in code (a word with an underscore: an action kind, a
-    field), not counting what it quotes of the action's own values: a card id '_' thrown at the
-    game is the caller's word, echoed ("'_' is not in the blue byway deck")."""
-    for value in sorted(_given(action.to_json()), key=len, reverse=True):
+    field), not counting what it quotes of the action's own field values: a card id '_' thrown at
+    the game is the caller's word, echoed ("'_' is not in the blue byway deck"). The action's kind
+    is code, quoted or not."""
+    fields = {k: v for k, v in action.to_json().items() if k not in ("kind", "player")}
+    for value in sorted(_given(fields), key=len, reverse=True):
         message = message.replace(repr(value), "")
     return "_" in message
 
@@ -120,6 +122,7 @@ def test_a_refusal_quoting_the_callers_own_value_does_not_speak_code() -> None:
     assert not _speaks_code("'_' is not in the blue byway deck", action)
     assert _speaks_code("the game is waiting for draw_byway", action)
     assert _speaks_code("_ is not in the blue byway deck", action)  # unquoted: not told from code
+    assert _speaks_code("'draw_byway' is not allowed now", action)  # the kind, quoted, is still code
 
 
 def _accepts(game: HighwaysAndByways, action: Action) -> bool:
