@@ -169,6 +169,9 @@ TRACE_HOLDS = 0.8
 TRACE_MOST = 2.5
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
+# A region up to this many times a card's size along each side may be one card and the spread of
+# the pile under it (see Detection.cornered)
+PILE_SPREAD = 1.5
 TRIM_SHARE = 0.25  # a region's frame is also tried without ends this thinly covered (see _trim)
 BRIDGE_MM = 12  # gaps up to this wide inside a row of cards are bridged ...
 LOOSE_ALTERNATIVES = 6  # anchored lattices tried on a region no grid explains
@@ -412,6 +415,37 @@ class Detection:
         # than lattices of the wrong size on its corners do, but they are the ones on the cards
         edged = _distinct_splits([f for f in fits if f[0].on_edges], region, self.px_per_mm, LOOSE_ALTERNATIVES)
         return best + [e for e in edged if not any(_same_cells(e, b) for b in best)]
+
+
+    def cornered(self, region: int) -> list[Candidate]:
+        """One card in each corner of a region's rectangle, of each size the region may be one
+        card and its spread of (PILE_SPREAD), its long side along the region's long side: the
+        places where a pile's top card may lie. A red card on a red cloth, offset down its pile,
+        left a region of the pile's coloured edges and the card's figure, 105 x 69 mm, that no
+        lattice of cards covered well enough to propose; the card read 0.96 in the region's lower
+        left corner (bench seed 9, proxy Highwayman 201)."""
+        r = self.regions.get(region)
+        if r is None:
+            return []
+        along, across = r.size_mm
+        angle = r.angle_deg if along >= across else r.angle_deg + 90.0
+        long_, short = max(along, across), min(along, across)
+        a = np.radians(angle)
+        u, v = np.array([np.sin(a), -np.cos(a)]), np.array([np.cos(a), np.sin(a)])
+        centre = np.array(r.center_mm, np.float64)
+        out: list[Candidate] = []
+        for key in self.size_keys:
+            k_short, k_long = key
+            if not (k_long <= long_ < PILE_SPREAD * k_long and k_short <= short < PILE_SPREAD * k_short):
+                continue
+            up = _up_angle(u, k_short == k_long)
+            for su in (-1.0, 1.0):
+                for sv in (-1.0, 1.0):
+                    c = centre + u * su * (long_ - k_long) / 2 + v * sv * (short - k_short) / 2
+                    if all(o.size_key != key or np.hypot(o.center_mm[0] - c[0], o.center_mm[1] - c[1]) >= 1.0
+                           for o in out):
+                        out.append(Candidate((float(c[0]), float(c[1])), up, key, region))
+        return out
 
 
 class Edges:

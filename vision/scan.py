@@ -1153,6 +1153,18 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                     if clear:
                         by_region[region] = grow([(o, om) for o, om in settled if all(_apart(o, c) for c, _ in clear)]
                                                  + clear, det, region, look, first_look)
+            if not any(m.status == "sure" for _, m in by_region[region]):
+                # one card and the spread of the pile under it: its top card lies in one of the
+                # region's corners (see detect.Detection.cornered). As a cell of no grid, the best
+                # reading there counts only with a clear score (LOOSE_COUNTED), and is then the
+                # region's one card
+                corners = det.cornered(region)
+                if corners:
+                    firsts = first_look(corners)
+                    k = max(range(len(corners)), key=lambda n: firsts[n].score)
+                    c, m = look(corners[k], firsts[k])
+                    if m.status == "sure" and m.score >= LOOSE_COUNTED:
+                        by_region[region] = [(c, m)]
     for region, found in by_region.items():
         by_region[region] = _recentred(found, look)
     # the places of a region's grid its mask covers only in part (a brown card on wood, a forest

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.vision.test_scan import bench_scene, check_against_truth
 from vision import scan
-from vision.detect import Candidate, Detection
+from vision.detect import Candidate, Detection, Region
 
 
 def counted(obs, card: str, at: tuple[float, float], r: float = 15.0) -> bool:
@@ -410,3 +410,37 @@ def test_a_bare_place_in_line_past_a_rows_end_read_short_of_a_clear_score_is_not
     for u in [*obs.unsure, *obs.unknowns]:
         assert any(near(u.center_mm, t, 60) for t in things), u
     check_against_truth(obs, truth, recall=0.95)
+
+
+def test_a_pile_regions_corners_are_where_its_top_card_may_lie():
+    """A region one card and its pile's spread in size: a card of each size it may be the top of,
+    in each of its rectangle's corners, long side along the region's long side and turned as the
+    region is; none for a region smaller than a card or two cards long."""
+    def det(size_mm, angle_deg, keys=((57.0, 89.0),)):
+        r = Region((400.0, 300.0), size_mm, angle_deg, 5000.0, (0, 0, 0), 5)
+        return Detection([], [], [], {5: r}, np.zeros((1, 1, 3), np.uint8), np.zeros((1, 1), np.uint8),
+                         size_keys=keys)
+
+    # 69 wide, 105 tall (the region's first side runs along its angle: up)
+    cells = det((105.0, 69.0), 0.0).cornered(5)
+    assert sorted((round(c.center_mm[0]), round(c.center_mm[1])) for c in cells) == \
+        [(394, 292), (394, 308), (406, 292), (406, 308)]
+    assert {c.angle_deg for c in cells} == {0.0} and {c.size_key for c in cells} == {(57.0, 89.0)}
+    assert {c.region for c in cells} == {5}
+    # the same region described across (its first side along x): the same places, the card upright
+    across = det((69.0, 105.0), 90.0).cornered(5)
+    assert sorted((round(c.center_mm[0]), round(c.center_mm[1])) for c in across) == \
+        sorted((round(c.center_mm[0]), round(c.center_mm[1])) for c in cells)
+    assert {round(c.angle_deg) % 180 for c in across} == {0}
+    # lying on its side, turned 10 degrees: the card's long axis along the region's
+    turned = det((69.0, 105.0), 10.0).cornered(5)
+    assert len(turned) == 4 and {round(c.angle_deg) % 180 for c in turned} == {100}
+    # a region exactly one card's size: its one place
+    assert [(c.center_mm, c.size_key) for c in det((89.0, 57.0), 0.0).cornered(5)] == [((400.0, 300.0), (57.0, 89.0))]
+    # too small for the card, or long enough for two, or no such region: no places
+    assert det((80.0, 57.0), 0.0).cornered(5) == []
+    assert det((140.0, 69.0), 0.0).cornered(5) == []
+    assert det((105.0, 69.0), 0.0).cornered(6) == []
+    # two sizes: only the one the region may be a pile of
+    both = det((105.0, 69.0), 0.0, keys=((57.0, 89.0), (50.0, 50.0))).cornered(5)
+    assert {c.size_key for c in both} == {(57.0, 89.0)}
