@@ -416,7 +416,6 @@ class Detection:
         edged = _distinct_splits([f for f in fits if f[0].on_edges], region, self.px_per_mm, LOOSE_ALTERNATIVES)
         return best + [e for e in edged if not any(_same_cells(e, b) for b in best)]
 
-
     def cornered(self, region: int) -> list[Candidate]:
         """One card in each corner of a region's rectangle, of each size the region may be one
         card and its spread of (PILE_SPREAD), its long side along the region's long side: the
