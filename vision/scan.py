@@ -962,9 +962,10 @@ def _unoutlined(items: Sequence[Item], det: detect.Detection) -> list[Item]:
         return []
 
     def beside(a: Item, b: Item) -> bool:
+        short_a, short_b = min(a.size_mm), min(b.size_mm)
         d = float(np.hypot(a.center_mm[0] - b.center_mm[0], a.center_mm[1] - b.center_mm[1]))
-        short = min(min(a.size_mm), min(b.size_mm))
-        return 0.5 * short <= d <= max(max(a.size_mm), max(b.size_mm)) + 0.5 * short
+        return (_half_a_card_apart(a.center_mm, b.center_mm, short_a, short_b)
+                and d <= max(max(a.size_mm), max(b.size_mm)) + 0.5 * min(short_a, short_b))
 
     return [it for it in items if it.confidence < CONFIRMED
             and not any(beside(it, o) for o in items if o is not it)
@@ -973,9 +974,11 @@ def _unoutlined(items: Sequence[Item], det: detect.Detection) -> list[Item]:
 
 def _turned_verdict(frame: np.ndarray, to_image: np.ndarray, m: Match, index: CardIndex, pack: Any) -> Match:
     """``m`` turned the way its own face, tried each way round the card can lie, clearly fits the
-    picture best at the camera's resolution (see TURN_CHECKED); ``m`` itself otherwise."""
-    size = index.sizes.get(m.id) if m.id is not None else None
-    if m.id is None or size is None:
+    picture best at the camera's resolution (see TURN_CHECKED); ``m`` itself otherwise. ``m`` is a
+    reading with an id (the caller checks)."""
+    assert m.id is not None
+    size = index.sizes.get(m.id)
+    if size is None:
         return m
     period = 360 / max(1, m.symmetry)
     turns = [t for t in rotations_for(size_key(size)) if t < period]
