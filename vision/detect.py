@@ -170,8 +170,11 @@ TRACE_MOST = 2.5
 SIZE_SLACK = 0.35
 MAX_ALTERNATIVES = 4
 # A region up to this many times a card's size along each side may be one card and the spread of
-# the pile under it (see Detection.cornered)
-PILE_SPREAD = 1.5
+# the pile under it (see Detection.cornered). Two cards side by side are twice a card along one
+# side; 1.5 left out a pile whose region took in a strip of the wood's dark grain beside it: the
+# Holyhead pile of bench seed 9's proxy Highwayman 413, 88 x 101 mm round 57 x 89 mm cards (1.54
+# cards across) on OpenCV 5.1, 80 x 101 mm on 5.0, its top card read 0.97 in a corner either way
+PILE_SPREAD = 1.75
 TRIM_SHARE = 0.25  # a region's frame is also tried without ends this thinly covered (see _trim)
 BRIDGE_MM = 12  # gaps up to this wide inside a row of cards are bridged ...
 LOOSE_ALTERNATIVES = 6  # anchored lattices tried on a region no grid explains
