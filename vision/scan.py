@@ -787,6 +787,20 @@ def _piece_in(cell: detect.Candidate, pieces: Sequence[detect.Region]) -> bool:
     return bool(((across <= half[0]) & (along <= half[1])).any())
 
 
+def _pile_top(m: Match) -> Match | None:
+    """The best reading in the corners of a pile's region (see detect.Detection.cornered), as the
+    region's one card: counted when sure at LOOSE_COUNTED, as a cell of no grid is; listed for the
+    players to check when sure short of that but clearly (WEAK_SURE); None (the region's own
+    splits stand) otherwise. The Exeter pile of bench seed 9's proxy Highwayman 79, on a dim red
+    cloth, read hm-exeter-1 0.84 sure in a corner, right, and was shown as two places "not a card
+    of this pack" 17 and 22 mm off it; now it is "maybe hm-exeter-1". A lower floor, as a loose
+    region's (LOOSE_LISTED), would list chance matches: at 0.7-0.8 those were mostly hands, phones
+    and the cloth."""
+    if m.status != "sure" or m.score < WEAK_SURE:
+        return None
+    return m if m.score >= LOOSE_COUNTED else dataclasses.replace(m, status="unsure")
+
+
 def _recentred(found: list[tuple[detect.Candidate, Match]], look: Look) -> list[tuple[detect.Candidate, Match]]:
     """A region's readings with each place not read sure with a clear score (WEAK_SURE) read
     again where its best-fitting face lay, when that is RECENTRE_MM or more off the cell: the
@@ -1225,8 +1239,9 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                     firsts = first_look(corners)
                     k = max(range(len(corners)), key=lambda n: firsts[n].score)
                     c, m = look(corners[k], firsts[k])
-                    if m.status == "sure" and m.score >= LOOSE_COUNTED:
-                        by_region[region] = [(c, m)]
+                    top = _pile_top(m)
+                    if top is not None:
+                        by_region[region] = [(c, top)]
     for region, found in by_region.items():
         by_region[region] = _recentred(found, look)
     # the places of a region's grid its mask covers only in part (a brown card on wood, a forest
