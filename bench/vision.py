@@ -28,6 +28,8 @@ blur, noise, JPEG, sleeves, distractors and hands) and scans them. It prints:
   piles topped by a card that is no pile's top,
 - hands named: hands reaching over the table on which the scan shows an arm's place (and so tells
   the players to lift it),
+- hands warned of where none is: scenes with no hand over the table in which the scan shows an
+  arm's place anyway (a shadow, a phone or the cloth named so), and tells the players to lift it,
 - the visible cards not found right, by what lay on them: washed out (a lamp's glare drove
   WASHED_OUT of the card's face to white in the frame, where no camera sees what was printed),
   covered in part (a hand, a car, a phone or another card over up to --max-occluded of it), or in
@@ -95,7 +97,7 @@ def score_scene(obs: Any, truth: Any, max_occluded: float, frame: np.ndarray | N
     the frame scanned, each visible card not found right is also counted by its cause (see cause)."""
     out = dict(items=0, right=0, wrong=0, missing=0, unsure=0, phantom=0, distractors=0, rejected=0,
                shown_unknown=0, hidden_misread=0, pieces=0, pieces_found=0, pieces_phantom=0, missing_unshown=0,
-               hands=0, hands_named=0)
+               hands=0, hands_named=0, no_hand=0, hand_warned=0)
     if frame is not None:
         out.update({f"not_right_{c}": 0 for c in CAUSES})
         white = cv2.inRange(frame, (WHITE_LEVEL,) * 3, (255,) * 3)
@@ -163,6 +165,11 @@ def score_scene(obs: Any, truth: Any, max_occluded: float, frame: np.ndarray | N
             out["rejected"] += 1
         if any(np.hypot(u.center_mm[0] - d.center_mm[0], u.center_mm[1] - d.center_mm[1]) < r for u in obs.unknowns):
             out["shown_unknown"] += 1
+    if out["hands"] == 0:
+        # no hand reaches over the table, yet the scan names an arm's place: the players are told
+        # to lift a hand that is not there (a shadow, a phone or the cloth named so)
+        out["no_hand"] = 1
+        out["hand_warned"] = int(any(u.reason == ARM for u in obs.unknowns))
     # an unknown place farther than STRAY_MM from the centre of every card, piece and other thing
     # lying there, and not on a hand or its arm, is a "?" the players find nothing under
     things = [t.center_mm for t in truth.items] + [p.center_mm for p in truth.pieces] + \
@@ -356,6 +363,8 @@ def scene_note(s: dict[str, int], perfect: bool) -> str | None:
         return " (cards all right; unknown places)"
     if s["hands_named"] < s["hands"]:
         return " (cards all right; a hand not named)"
+    if s.get("hand_warned"):
+        return " (cards all right; a hand warned of where none is)"
     if any(s.get(k, 0) for k in LAYOUT_WRONG) or any(s.get(got, 0) < s.get(due, 0) for got, due in LAYOUT_DUE):
         return " (cards all right; layout)"
     return None
@@ -623,6 +632,7 @@ def main() -> None:
                   f"shown as unknown {r['shown_unknown']}/{r['distractors']}  stray unknowns {r['stray_unknowns']}  "
                   f"listed to check where no card lies {r['unsure_nothing']}/{r['unsure_listed']}  "
                   f"hidden misread {r['hidden_misread']}  hands named {r['hands_named']}/{r['hands']}  "
+                  f"a hand warned of where none is {r['hand_warned']}/{r['no_hand']} scenes  "
                   f"refused (marker covered) {r['refused']}  "
                   f"pieces found {r['pieces_found']}/{r['pieces']}  phantom pieces {r['pieces_phantom']}  "
                   f"({dt / max(1, r['scenes']):.2f} s/scene)", flush=True)
@@ -640,6 +650,7 @@ def main() -> None:
               f"{grand['distractors']} (shown as unknown {grand['shown_unknown']}); unknown places where nothing lies "
               f"{grand['stray_unknowns']}; unsure {grand['unsure']} (listed to check {grand['unsure_listed']}, where no card "
               f"lies {grand['unsure_nothing']}); hands named {grand['hands_named']} of {grand['hands']}; "
+              f"a hand warned of where none is in {grand['hand_warned']} of {grand['no_hand']} scenes without one; "
               f"playing pieces found {grand['pieces_found']} of "
               f"{grand['pieces']}, phantom pieces {grand['pieces_phantom']}")
         print(f"TOTAL visible cards not found right: {not_right(grand)}")

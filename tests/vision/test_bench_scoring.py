@@ -128,6 +128,21 @@ def test_a_hand_is_named_where_an_arms_place_lies_on_it(bench):
     assert [(s["hands"], s["hands_named"]) for s in seen] == [(1, 1), (1, 0), (1, 0)]
 
 
+def test_a_hand_warned_of_is_counted_only_in_a_scene_without_one(bench):
+    """An arm's place in a scene no hand reaches into tells the players to lift a hand that is not
+    there (a shadow on a patterned cloth, a phone): counted. With a hand in the scene, an arm's
+    place anywhere is not counted so (hands named and stray unknowns say where it lies)."""
+    from vision.observation import ARM
+
+    hand = SimpleNamespace(kind="hand", center_mm=(300.0, 300.0), size_mm=(95.0, 190.0), rotation=0.0)
+    phone = thing("phone", (700.0, 300.0), (72.0, 150.0))
+    arm, other = observed(), observed((700.0, 300.0))
+    arm.unknowns = [Unknown((700.0, 300.0), (70.0, 120.0), ARM, 0.0)]  # the phone named an arm
+    seen = [bench.score_scene(obs, t, 0.25) for obs, t in ((arm, truth(phone)), (other, truth(phone)),
+                                                         (arm, truth(hand, phone)), (other, truth()))]
+    assert [(s["no_hand"], s["hand_warned"]) for s in seen] == [(1, 1), (1, 0), (0, 0), (1, 0)]
+
+
 def frame_with_white(x0=0, x1=0):
     """A grey 1000 x 700 frame (1 px a mm, as `mapped` projects) white between columns x0 and x1."""
     import numpy as np
@@ -179,6 +194,7 @@ def test_without_the_frame_no_cause_is_counted(bench):
     ({"stray_unknowns": 1}, True, " (cards all right; unknown places)"),
     ({"hands": 1, "hands_named": 0}, True, " (cards all right; a hand not named)"),
     ({"hands": 1, "hands_named": 1}, True, None),
+    ({"hand_warned": 1}, True, " (cards all right; a hand warned of where none is)"),
     ({"rows": 2, "rows_out_of_order": 1}, True, " (cards all right; layout)"),
     ({"reservations": 2, "reserved": 1}, True, " (cards all right; layout)"),
     ({"monsters": 1, "monster_right": 1}, True, None),
