@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.observation import ARM, Item, TableSpec, Unknown
+from vision.observation import ARM, GLARE, Item, TableSpec, Unknown
 
 # Monster Highway stand-in: the board grid is 50 mm cells from the play area's origin.
 MONSTER_CELL_MM = 50.0
@@ -315,13 +315,13 @@ def _beside(cell: tuple[int, int], tiles: set[tuple[int, int]]) -> int:
 
 
 def _monster_sized(u: Unknown, held: set[tuple[int, int]]) -> float | None:
-    """How far a place read as no card (or named as an arm's) lies from the middle of its board
-    cell, if the Monster could stand there: the cell's size, on the grid, in a cell no reading
-    holds; else None."""
+    """How far a place read as no card (or named as an arm's or a lamp's glare) lies from the
+    middle of its board cell, if the Monster could stand there: the cell's size, on the grid, in a
+    cell no reading holds; else None."""
     side = MONSTER_CELL_MM
     cell = _board_cell(u.center_mm)
     off = float(np.hypot(u.center_mm[0] - (cell[0] + 0.5) * side, u.center_mm[1] - (cell[1] + 0.5) * side))
-    if (u.reason not in (NOT_IN_PACK, ARM) or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
+    if (u.reason not in (NOT_IN_PACK, ARM, GLARE) or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
             or abs(max(u.size_mm) - side) > 0.1 * side or off > MONSTER_ON_GRID_MM or cell in held):
         return None
     return off
@@ -357,9 +357,10 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
         if off is None:
             continue
         sized += 1
-        if u.reason == ARM:
-            # a place of the arm over the board: the Monster may stand under it (so a lone place
-            # elsewhere is not surely the Monster's), but the place is the arm's
+        if u.reason in (ARM, GLARE):
+            # a place of the arm over the board or of a lamp's white: the Monster may stand under
+            # it (so a lone place elsewhere is not surely the Monster's), but the place is the
+            # arm's or the glare's
             continue
         cell = _board_cell(u.center_mm)
         if not _beside(cell, tiles):
@@ -368,6 +369,11 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
             continue
         together = [o for j, o in enumerate(unknowns) if root(j) == root(k)]
         if len(together) > MONSTER_CLUSTER or any(not _beside(_board_cell(o.center_mm), tiles) for o in together):
+            continue
+        if any(o.reason in (ARM, GLARE) for o in together):
+            # beside an arm's place or the glare's: the fingers' end or the lamp's pool about the
+            # white (bench seed 9 with the board's tiles read turned: proxy Monster Highway 91,
+            # photo-like 443, each a wrong Monster shown sure, the real one under the hand)
             continue
         places.append((_beside(cell, tiles), -off, k))
     if places:

@@ -105,6 +105,10 @@ TURN_TRIES = (-12.0, -8.0, -4.0, -2.0, 2.0, 4.0, 8.0, 12.0)
 # cloth, tiles cut across) found none, and cost six readings each (eight since the two-degree
 # tries)
 TURN_FROM = 0.3
+# ... and a sure reading short of this is read turned too: a pile's region following an arm's
+# angle read hm-exeter-london 12 degrees off its card at 0.82, 0.96 turned (bench seed 10,
+# photo-like Highwayman 124; seed 9, both packs: 5 cards more right, none wrong)
+TURN_BELOW = 0.85
 # A reading with the lightness flattened (a sleeve's sheen: see look) replaces a sure one under
 # WEAK_SURE only when it is this far ahead of any other card or turn (about twice the recogniser's
 # MARGIN): under the fingers over half of a row's card, a wrong card read sure at 0.66, 0.08 ahead,
@@ -1146,7 +1150,7 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
                                               lit))
             if first.score > m.score:
                 c, m = c.unsnapped, first
-        if TURN_TRIES and (reread or m.status != "sure" or m.score < WEAK_SURE) and m.score >= TURN_FROM:
+        if TURN_TRIES and (reread or m.status != "sure" or m.score < TURN_BELOW) and m.score >= TURN_FROM:
             # turned a few degrees off its card (a region's frame tilted by a hand, a glare spot or
             # a car at its edge): the card's print then fits poorly all over (a tile 7 degrees off
             # read 0.49, 0.78 square to it); read it turned either way too
@@ -1569,6 +1573,23 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
             # (first, as the glare's advice below: it says why cards may be missing or unsure)
             obs.warnings.insert(0, "a hand or an arm reaches over the table and hides what lies under it: "
                                    "lift it, then scan again")
+    if white is not None:
+        # what a spot drove to white hides whatever lies there: an unknown place white in good
+        # part (GLARE_SHARE) is named as the glare, and the players are told how to see it. Named
+        # before the layout reads where the Monster stands: the Monster may stand under the white,
+        # but the place is the glare's (vision.layout). Read the Monster's, a glare spot beside the
+        # board, tile-sized on the grid, named a wrong space as sure where a hand hid the real one
+        # (bench seed 9, proxy Monster Highway 91, photo-like 443, the board's tiles read turned)
+        glared = 0
+        for k, u in enumerate(obs.unknowns):
+            if glare.share_of(white, cal.to_image(u.corners_mm()).astype(np.float32)) >= GLARE_SHARE:
+                obs.unknowns[k] = dataclasses.replace(u, reason=GLARE)
+                glared += 1
+        if glared:
+            # first: what the players can do something about, and why cards may be missing or
+            # unsure (the app quotes the first warning when it reads nothing new)
+            obs.warnings.insert(0, "a lamp's glare washes out part of the table and hides what lies there: "
+                                   "move or shade the lamp, then scan again")
     obs.layout = layout.build(game, obs.items, pieces, table, catalog, obs.unknowns[:outlined], obs.unsure + bare)
     pieces = obs.layout.setdefault("pieces", [])  # (those the game's rules leave: layout.build)
     monster = obs.layout.get("monster")
@@ -1586,21 +1607,6 @@ def scan(frame: Any, game: str, *, pack: Any = None, calibration: Calibration | 
         obs.warnings.append(f"the Monster may stand on any of {len(obs.layout['monster_one_of'])} places marked "
                             "\"Monster?\": uncover the board around them (a hand, a lamp's glare, a card on top), "
                             "then scan again")
-    if white is not None:
-        # what a spot drove to white hides whatever lies there: an unknown place white in good
-        # part (GLARE_SHARE) is named as the glare (not the Monster's place, read from it above),
-        # and the players are told how to see it
-        glared = 0
-        for k, u in enumerate(obs.unknowns):
-            if (not layout.is_monster(u, monster)
-                    and glare.share_of(white, cal.to_image(u.corners_mm()).astype(np.float32)) >= GLARE_SHARE):
-                obs.unknowns[k] = dataclasses.replace(u, reason=GLARE)
-                glared += 1
-        if glared:
-            # first: what the players can do something about, and why cards may be missing or
-            # unsure (the app quotes the first warning when it reads nothing new)
-            obs.warnings.insert(0, "a lamp's glare washes out part of the table and hides what lies there: "
-                                   "move or shade the lamp, then scan again")
     if obs.layout.get("cars_unread"):
         obs.warnings.append(f"{obs.layout['cars_unread']} spots on the table look like playing pieces (a patterned "
                             "cloth?): no car is read as reserving a place; enter a reservation by hand")

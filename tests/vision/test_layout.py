@@ -185,22 +185,33 @@ def test_the_monster_on_an_empty_space_away_from_the_road_is_the_one_lone_place_
     assert layout.monsterhighway(items, [], TableSpec(), [_nothing(532.0, 390.0)])["monster"] is None  # off the grid
 
 
-def test_a_place_of_an_arm_is_never_the_monsters_but_may_hide_it():
-    """A place named as an arm's (vision.hand) is not taken for the Monster, beside the road or
-    alone; but the Monster may stand under the arm, so a lone place elsewhere is not surely its
-    place while one is on the grid (bench seed 3 proxy scene 49: a tile under a car, alone, was
-    read as the Monster once the arm's places were named)."""
-    from vision.observation import ARM
+@pytest.mark.parametrize("reason", ["arm", "glare"])
+def test_a_place_of_an_arm_or_a_glare_spot_is_never_the_monsters_but_may_hide_it(reason):
+    """A place named as an arm's (vision.hand) or as a lamp's glare (vision.glare) is not taken
+    for the Monster, beside the road or alone; but the Monster may stand under it, so a lone place
+    elsewhere is not surely its place while one is on the grid (bench seed 3 proxy scene 49: a tile
+    under a car, alone, was read as the Monster once the arm's places were named; seed 9 proxy
+    Monster Highway 91: a glare spot beside the board, tile-sized on the grid, was read as the
+    Monster, which stood under a hand elsewhere)."""
+    from vision.observation import ARM, GLARE
 
+    named = {"arm": ARM, "glare": GLARE}[reason]
     tile = dict(size=(50.0, 50.0), kind="road tile")
     items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
-    arm = [_nothing(x, 625.0, reason=ARM) for x in (25.0, 75.0)]
-    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0, reason=ARM)])["monster"] is None
+    hiding = [_nothing(x, 625.0, reason=named) for x in (25.0, 75.0)]
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0)])["monster"]["cell"] == [4, 1]
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0, reason=named)])["monster"] is None
     far = _nothing(527.0, 374.0)
     assert layout.monsterhighway(items, [], TableSpec(), [far])["monster"]["cell"] == [10, 7]
-    assert layout.monsterhighway(items, [], TableSpec(), [far, *arm])["monster"] is None
-    # beside the road it is still read, the arm elsewhere
-    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0), *arm])["monster"]["cell"] == [4, 1]
+    assert layout.monsterhighway(items, [], TableSpec(), [far, *hiding])["monster"] is None
+    # beside the road it is still read, the arm or the glare elsewhere
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0), *hiding])["monster"]["cell"] == [4, 1]
+    # but not side by side with the arm's place or the glare's: the fingers' end, or the lamp's
+    # pool about its white (bench seed 9, photo-like Monster Highway 443, proxy 91)
+    for spill in (_nothing(190.0, 110.0, reason=named), _nothing(236.0, 93.0, reason=named)):
+        assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0), spill])["monster"] is None
+    # (a place side by side with one read as no card is the Monster's spilling onto it)
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0), _nothing(190.0, 110.0)])["monster"]["cell"] == [4, 1]
 
 
 def test_no_monster_is_named_where_places_apart_could_each_be_its_own():
