@@ -379,7 +379,9 @@ def test_ground_zero_read_short_of_a_clear_score_between_tiles_is_listed(i, monk
     at 0.75-0.77 there: short of the clear score a bare place needs to count (scan.WEAK_SURE), it
     was dropped with nothing shown at its place. It is listed for the players to check. Read where
     the rulebook puts it, on the board's centre between the home bases (vision.scan._at_the_centre),
-    it counts: the scene is scanned without that rule (layout.CENTRE_TILE emptied), then with it."""
+    it counts: the scene is scanned without that rule (layout.CENTRE_TILE emptied), then with it.
+    In 127, read turned too (scan.TURN_BELOW) it reads 0.82, clear enough to count without the
+    rule."""
     from tests.vision.test_scan import near
     from vision import layout
 
@@ -387,8 +389,11 @@ def test_ground_zero_read_short_of_a_clear_score_between_tiles_is_listed(i, monk
     monkeypatch.setattr(layout, "CENTRE_TILE", {})
     obs = scan(frame, "monsterhighway", pack=pack)
     (zero,) = [t for t in truth.items if t.id == "ground-zero"]
-    assert any(u.id == "ground-zero" and near(u.center_mm, zero.center_mm, 10) for u in obs.unsure), obs.unsure
-    assert not any(near(it.center_mm, zero.center_mm, 25) for it in obs.items)
+    if i == 127:
+        assert any(it.id == "ground-zero" and near(it.center_mm, zero.center_mm, 5) for it in obs.items), obs.items
+    else:
+        assert any(u.id == "ground-zero" and near(u.center_mm, zero.center_mm, 10) for u in obs.unsure), obs.unsure
+        assert not any(near(it.center_mm, zero.center_mm, 25) for it in obs.items)
     check_against_truth(obs, truth, recall=0.8)
     monkeypatch.undo()
     obs = scan(frame, "monsterhighway", pack=pack)
