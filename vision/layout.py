@@ -56,6 +56,9 @@ THROUGH_PIECE_MM = 16.0
 # pass).
 MONSTER_ALONE_MM = 75.0
 NOT_IN_PACK = "not a card of this pack"  # vision.scan's reason for a place read as no card
+# the places named as what lies over the table and hides what is under it (an arm, a lamp's white):
+# the Monster may stand under one, but the place is never its own, nor a place side by side with it
+HIDING = (ARM, GLARE)
 # The games whose playing pieces stand on or against the cards and tiles the camera reads (the
 # rulebooks: Roundabout's cars take free spots in its grid of cards, Monster Highway's cars and
 # Monster move on its road tiles). Elsewhere nothing stands on a card, so a card is never read past
@@ -321,7 +324,7 @@ def _monster_sized(u: Unknown, held: set[tuple[int, int]]) -> float | None:
     side = MONSTER_CELL_MM
     cell = _board_cell(u.center_mm)
     off = float(np.hypot(u.center_mm[0] - (cell[0] + 0.5) * side, u.center_mm[1] - (cell[1] + 0.5) * side))
-    if (u.reason not in (NOT_IN_PACK, ARM, GLARE) or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
+    if (u.reason not in (NOT_IN_PACK, *HIDING) or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
             or abs(max(u.size_mm) - side) > 0.1 * side or off > MONSTER_ON_GRID_MM or cell in held):
         return None
     return off
@@ -357,7 +360,7 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
         if off is None:
             continue
         sized += 1
-        if u.reason in (ARM, GLARE):
+        if u.reason in HIDING:
             # a place of the arm over the board or of a lamp's white: the Monster may stand under
             # it (so a lone place elsewhere is not surely the Monster's), but the place is the
             # arm's or the glare's
@@ -370,7 +373,7 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
         together = [o for j, o in enumerate(unknowns) if root(j) == root(k)]
         if len(together) > MONSTER_CLUSTER or any(not _beside(_board_cell(o.center_mm), tiles) for o in together):
             continue
-        if any(o.reason in (ARM, GLARE) for o in together):
+        if any(o.reason in HIDING for o in together):
             # beside an arm's place or the glare's: the fingers' end or the lamp's pool about the
             # white (bench seed 9 with the board's tiles read turned: proxy Monster Highway 91,
             # photo-like 443, each a wrong Monster shown sure, the real one under the hand)
