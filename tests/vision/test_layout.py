@@ -175,14 +175,37 @@ def test_no_monster_where_the_hidden_place_is_no_board_place_or_part_of_an_arm(n
 def test_the_monster_on_an_empty_space_away_from_the_road_is_the_one_lone_place_on_the_grid():
     """The rulebook moves the Monster to any space of the board: with no tile beside it, a place
     read as no card on the grid with nothing else unknown within 75 mm, the only place its size on
-    the grid, is its place; a place beside the road is taken before it."""
+    the grid, is its place. Beside a place by the road, it is one of two: neither is named, both
+    are listed (bench seed 9: the Monster stood on the place by the road on 12 such boards, on the
+    lone one on 11)."""
     tile = dict(size=(50.0, 50.0), kind="road tile")
     items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
     far = _nothing(527.0, 374.0)
     hand = _nothing(700.0, 600.0, (95.0, 190.0), "not card-shaped")  # further than 75 mm: no matter
     assert layout.monsterhighway(items, [], TableSpec(), [far, hand])["monster"] == {"cell": [10, 7], "center_mm": [527.0, 374.0]}
-    assert layout.monsterhighway(items, [], TableSpec(), [far, _nothing(227.0, 74.0)])["monster"]["cell"] == [4, 1]
+    both = layout.monsterhighway(items, [], TableSpec(), [far, _nothing(227.0, 74.0)])
+    assert both["monster"] is None
+    assert sorted(p["cell"] for p in both["monster_one_of"]) == [[4, 1], [10, 7]]
+    # with no lone place, the place by the road is the Monster's
+    assert layout.monsterhighway(items, [], TableSpec(), [_nothing(227.0, 74.0)])["monster"]["cell"] == [4, 1]
     assert layout.monsterhighway(items, [], TableSpec(), [_nothing(532.0, 390.0)])["monster"] is None  # off the grid
+
+
+@pytest.mark.parametrize("lean", [14.0, 17.0])
+def test_a_monster_sized_place_just_off_the_grid_keeps_a_lone_place_from_being_named(lean):
+    """The Monster's top, 45 mm up, is seen pushed away from the camera: the place it hides lay
+    15-21 mm off its cell's middle on bench boards (seed 9 proxy Monster Highway 59, photo-like
+    59), while a flat tile under a hand was the one lone place on the grid and was named. A place
+    its size up to 18 mm off the grid is no place of the Monster's, but the lone one is not surely
+    its place then; farther off, it is something else lying there."""
+    tile = dict(size=(50.0, 50.0), kind="road tile")
+    items = [card("road-straight", 125, 75, 90, **tile), card("road-curve", 175, 75, 180, **tile)]
+    far = _nothing(927.0, 624.0)
+    leaning = _nothing(575.0 + lean, 425.0)
+    assert layout.monsterhighway(items, [], TableSpec(), [far])["monster"]["cell"] == [18, 12]
+    out = layout.monsterhighway(items, [], TableSpec(), [far, leaning])
+    assert out["monster"] is None and out["monster_one_of"] == []
+    assert layout.monsterhighway(items, [], TableSpec(), [far, _nothing(575.0 + 22.0, 425.0)])["monster"]["cell"] == [18, 12]
 
 
 @pytest.mark.parametrize("reason", ["arm", "glare"])

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision import draw_overlay, scan
+from vision import draw_overlay, layout, scan
 from vision.errors import CalibrationError
 from vision.identify import index_for_pack
 from vision.pack import proxy_pack
@@ -498,6 +498,31 @@ def test_no_monster_is_read_beside_a_hand_or_a_glare_spot_where_a_hand_hides_it(
     assert any("a hand or an arm" in w for w in obs.warnings)
 
 
+def test_a_place_by_the_road_and_a_lone_place_are_both_listed_as_the_monsters_maybe():
+    """Bench seed 9, proxy Monster Highway 173: the Monster stands alone on an empty space; a road
+    tile the lamp washed pale is read as no card beside the road. The place by the road was named
+    the Monster, sure and wrong. As likely the one as the other (vision.layout.MONSTER_ONE_OF), both
+    are marked "Monster?" and the players asked to uncover the board."""
+    pack, frame, truth = bench_scene("monsterhighway", 173, seed=9)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert obs.layout["monster"] is None
+    assert list(truth.layout["monster"]) in [p["cell"] for p in obs.layout["monster_one_of"]]
+    assert len(obs.layout["monster_one_of"]) == 2
+    assert any("Monster?" in w for w in obs.warnings)
+
+
+def test_the_monster_seen_off_its_cells_middle_keeps_a_lone_place_elsewhere_from_being_named():
+    """Bench seed 9, photo-like Monster Highway 59: the Monster stands beside the road near the play
+    area's edge, its place seen 15 mm off its cell's middle (its top pushed away from the camera);
+    a home base under a hand's fingers was the one lone place on the grid and was named the
+    Monster, sure and wrong. No space is named now (vision.layout.MONSTER_LEANS_MM)."""
+    pack, frame, truth = bench_scene("monsterhighway", 59, photo=True, seed=9)
+    obs = scan(frame, "monsterhighway", pack=pack)
+    assert obs.layout["monster"] is None
+    assert any(u.reason == layout.NOT_IN_PACK and list(layout._board_cell(u.center_mm)) == list(truth.layout["monster"])
+               for u in obs.unknowns)
+
+
 @pytest.mark.parametrize("i", [3, 5])
 def test_tiles_with_a_car_or_the_monster_on_them_are_read_past_the_piece(i):
     """A car standing on a Monster Highway tile covers a tenth of it and the whole-face match
@@ -744,8 +769,6 @@ def test_cells_are_read_past_a_piece_only_in_games_whose_pieces_stand_on_cards(m
     """Only Roundabout's cars and Monster Highway's cars and Monster stand on the cards and tiles
     the camera reads: in the other games no cell is read again past a piece."""
     import sys
-
-    from vision import layout
 
     scan_module = sys.modules["vision.scan"]  # (the package's `scan` is the function)
 
