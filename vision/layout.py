@@ -62,8 +62,9 @@ MONSTER_ALONE_MM = 75.0
 # may lie off its cell's middle by more than MONSTER_ON_GRID_MM (15 to 21 mm on the bench's boards,
 # near the play area's edges). Such a place is not named the Monster's, but while one is seen the
 # one lone place on the grid is not surely the Monster's either: the Monster was the place off the
-# grid, a flat tile under a hand the lone one (bench seed 9, proxy Monster Highway 59 and 120,
-# photo-like 59: 3 wrong spaces shown sure gone, 1 right lost, docs/benchmarks.md, sixty-ninth pass).
+# grid and a home base under a hand's fingers the lone one (bench seed 9, proxy Monster Highway 59,
+# photo-like 59; with proxy 120, where another place off the grid kept a wrong one from being named:
+# 3 wrong spaces shown sure gone, 1 right lost, docs/benchmarks.md, sixty-ninth pass).
 MONSTER_LEANS_MM = 18.0
 NOT_IN_PACK = "not a card of this pack"  # vision.scan's reason for a place read as no card
 # the places named as what lies over the table and hides what is under it (an arm, a lamp's white):
@@ -348,8 +349,8 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
                     unknowns: Sequence[Unknown]) -> list[Unknown]:
     """The unknown places where the Monster may stand, apart from one another: beside the road
     (see MONSTER_ON_GRID_MM) and lone places on the grid (see MONSTER_ALONE_MM), or the one lone
-    place alone. One is its place; of several, it stands on one (see MONSTER_ONE_OF). `tiles`: the board cells holding
-    a counted tile; `held`: those holding any reading."""
+    place alone. One is its place; of several, it stands on one (see MONSTER_ONE_OF). `tiles`: the
+    board cells holding a counted tile; `held`: those holding any reading."""
     # things side by side: an arm over the board is a chain of unknowns reaching off it
     n = len(unknowns)
     group = list(range(n))
