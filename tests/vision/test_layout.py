@@ -194,7 +194,7 @@ def test_the_monster_on_an_empty_space_away_from_the_road_is_the_one_lone_place_
 @pytest.mark.parametrize("lean", [14.0, 17.0])
 def test_a_monster_sized_place_just_off_the_grid_keeps_a_lone_place_from_being_named(lean):
     """The Monster's top, 45 mm up, is seen pushed away from the camera: the place it hides lay
-    15-21 mm off its cell's middle on bench boards (seed 9 proxy Monster Highway 59, photo-like
+    15-16 mm off its cell's middle on bench boards (seed 9 proxy Monster Highway 59, photo-like
     59), while a flat tile under a hand was the one lone place on the grid and was named. A place
     its size up to 18 mm off the grid is no place of the Monster's, but the lone one is not surely
     its place then; farther off, it is something else lying there."""
