@@ -328,15 +328,15 @@ def _beside(cell: tuple[int, int], tiles: set[tuple[int, int]]) -> int:
     return sum((cell[0] + dx, cell[1] + dy) in tiles for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
 
-def _monster_sized(u: Unknown, held: set[tuple[int, int]], grid: float = MONSTER_ON_GRID_MM) -> float | None:
+def _monster_sized(u: Unknown, held: set[tuple[int, int]]) -> float | None:
     """How far a place read as no card (or named as an arm's or a lamp's glare) lies from the
     middle of its board cell, if the Monster could stand there: the cell's size, no farther than
-    `grid` off the middle, in a cell no reading holds; else None."""
+    MONSTER_LEANS_MM off the middle, in a cell no reading holds; else None."""
     side = MONSTER_CELL_MM
     cell = _board_cell(u.center_mm)
     off = float(np.hypot(u.center_mm[0] - (cell[0] + 0.5) * side, u.center_mm[1] - (cell[1] + 0.5) * side))
     if (u.reason not in (NOT_IN_PACK, *HIDING) or abs(u.size_mm[0] - u.size_mm[1]) > 0.1 * side
-            or abs(max(u.size_mm) - side) > 0.1 * side or off > grid or cell in held):
+            or abs(max(u.size_mm) - side) > 0.1 * side or off > MONSTER_LEANS_MM or cell in held):
         return None
     return off
 
@@ -367,7 +367,7 @@ def _monster_places(tiles: set[tuple[int, int]], held: set[tuple[int, int]],
                 group[root(a)] = root(b)
     places, lone, sized = [], [], 0
     for k, u in enumerate(unknowns):
-        off = _monster_sized(u, held, MONSTER_LEANS_MM)
+        off = _monster_sized(u, held)
         if off is None:
             continue
         sized += 1
