@@ -64,6 +64,19 @@ FAINT = 1.4  # a blob that differs from the cloth by less than this (times the t
 # _completed). A piece of the cloth's own shading grows past a card, or into nothing card-shaped.
 FRAGMENT = 0.15
 LOW_STRENGTHS = (0.5, 0.7)
+# A card in a deep shadow may leave less than a fragment in the mask: its print darkened, only
+# 0.3-1 times the threshold from the cloth (a shadow's darkening is forgiven), but for specks.
+# A speck of SPECK_MM2 or more, too faint for a piece, is followed into its card too (bench seed 9,
+# photo-like Highwayman 162: a dark pile on a wood in a shadow left three specks of 84-251 mm²,
+# and nothing was shown there). A speck is as often the cloth's own blotch or the wood's grain, so
+# what it grows into is kept only where it looks like a card: SPECK_SIDES of its rectangle's sides
+# seen as an outline (see outline_sides), and its median difference from the cloth SPECK_CONTRAST
+# times that of a ring round it, SPECK_RING_MM out from its edge (the pile of 162 3.6 times; a
+# blotch of a blotched cloth 1.9-2.0 times)
+SPECK_MM2 = 150.0
+SPECK_SIDES = 3
+SPECK_CONTRAST = 3.0
+SPECK_RING_MM = (1.5, 5.0)
 FRAME_GAP_MM = 5.0  # ... bridging gaps this wide in the card's frame
 DIFFER_INSET_MM = 3.0  # a place's difference from the cloth is taken this far in from its outline
 DIFFER_SAMPLES = (9, 13)  # ... at this many points across and along it
@@ -2035,6 +2048,7 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         completed.add(lab)
         hulls.add(lab)
         by_outline.add(lab)
+    grown_at: np.ndarray | None = None  # where a fragment or a speck grew into a card
     for lab in range(1, n):
         if lab in consumed:
             continue
@@ -2049,14 +2063,24 @@ def find(frame: np.ndarray, calibration: Calibration, size_keys: Sequence[tuple[
         if part:
             fitted[lab] = _fits(comp, x, y, size_keys, px_per_mm, edges)  # (kept for the region below)
             part = not fitted[lab][0]
-        if FRAGMENT * smallest <= area < 0.45 * smallest or part:
+        # a speck (see SPECK_MM2), but not in a card a fragment or another speck grew into
+        speck = SPECK_MM2 * px_per_mm**2 <= area < FRAGMENT * smallest and \
+            float(np.median(strength[y:y + h, x:x + w][comp > 0])) < PIECE_STRENGTH and \
+            not (grown_at is not None and bool(grown_at[y:y + h, x:x + w][comp > 0].any()))
+        if FRAGMENT * smallest <= area < 0.45 * smallest or part or speck:
             # (a fragment as strong as a piece too: a green tile's road and arrow, 2.6, on green
             # felt; and any fragment on a patterned cloth, whose mask holds one strength, is
             # followed into the weaker difference from its colours around it. It stays a piece as well,
             # since a car alone on a green tile is one; the card grown from it is a split the
             # recogniser must confirm)
             grown = _completed(strength, comp, x, y, smallest, largest, longest, px_per_mm)
+            if grown is not None and speck and not _card_like(grown, strength, edges, px_per_mm):
+                grown = None
             if grown is not None:
+                gm, gx, gy, _ = grown
+                if grown_at is None:
+                    grown_at = np.zeros(mask.shape, np.uint8)
+                grown_at[gy:gy + gm.shape[0], gx:gx + gm.shape[1]] |= gm
                 work.append((*grown, n + bn + lab))
                 completed.add(n + bn + lab)
                 hulls.add(n + bn + lab)
@@ -2278,6 +2302,29 @@ def _completed(strength: np.ndarray, comp: np.ndarray, x: int, y: int, smallest:
         if 0.5 * smallest <= area < 1.3 * largest:
             return grown, x0 + gx, y0 + gy, area
     return None
+
+
+def _card_like(grown: tuple[np.ndarray, int, int, int], strength: np.ndarray, edges: Edges,
+               px_per_mm: float) -> bool:
+    """Whether what a speck grew into (_completed's mask, x, y, area) looks like a card, not the
+    cloth's blotch or grain: SPECK_SIDES of its rectangle's sides outlined, and it differs from the
+    cloth SPECK_CONTRAST times as much as a ring round it does (see SPECK_MM2)."""
+    grown_mask, x, y, _ = grown
+    outline, _ = cv2.findContours(grown_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    box = cv2.boxPoints(cv2.minAreaRect(np.vstack(outline).reshape(-1, 2).astype(np.float32)))
+    if outline_sides(edges, (np.asarray(box) + np.array([x, y])) / px_per_mm, px_per_mm) < SPECK_SIDES:
+        return False
+    near, far = SPECK_RING_MM
+    h, w = grown_mask.shape
+    pad = round(far * px_per_mm) + 1
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    window = strength[y0:y + h + pad, x0:x + w + pad]
+    inside = np.zeros(window.shape, np.uint8)
+    inside[y - y0:y - y0 + h, x - x0:x - x0 + w] = grown_mask
+    ring = cv2.dilate(inside, _disc(2 * far, px_per_mm)) & ~cv2.dilate(inside, _disc(2 * near, px_per_mm))
+    if not ring.any():
+        return False
+    return float(np.median(window[inside > 0])) >= SPECK_CONTRAST * float(np.median(window[ring > 0]))
 
 
 def _hull(comp: np.ndarray, outline: np.ndarray, area: int) -> np.ndarray | None:

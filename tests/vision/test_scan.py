@@ -315,6 +315,32 @@ def test_a_card_the_mask_holds_in_two_bands_is_found_by_its_outline_on_a_plain_c
     check_against_truth(obs, truth, recall=0.9)
 
 
+def test_a_pile_in_a_deep_shadow_left_in_the_mask_as_specks_is_read():
+    """Bench seed 9, photo-like Highwayman 162: hm-dover-4's pile lies in a lamp's deep shadow on a
+    wood. Its dark print differs from the wood by 0.3-1 times the mask's threshold (a shadow's
+    darkening is forgiven; the wood round it 0.1-0.3), and the mask held three specks of it, 84-251
+    mm², each too small for a fragment (detect.FRAGMENT): nothing at all was shown there. A speck
+    (detect.SPECK_MM2) is followed into its card, which is outlined and stands out from the wood
+    round it: read sure."""
+    pack, frame, truth = bench_scene("highwayman", 162, photo=True, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    (card,) = [t for t in truth.items if t.id == "hm-dover-4"]
+    assert [it.id for it in obs.items if near(it.center_mm, card.center_mm, 10)] == [card.id], (obs.items, obs.unsure)
+    check_against_truth(obs, truth, recall=0.9)
+
+
+@pytest.mark.parametrize("photo", [False, True])
+def test_a_speck_on_a_blotched_cloth_grows_into_no_card(photo):
+    """Bench seed 9, Highwayman 138 (either pack): a speck of a blotched grey cloth at (151, 377),
+    followed into the blotch round it (detect.SPECK_MM2), grows into something card-sized with
+    three sides outlined, 73 x 88 mm, shown as an unknown where nothing lies. It differs from the
+    cloth only twice as much as the ring round it (detect.SPECK_CONTRAST): no card."""
+    pack, frame, truth = bench_scene("highwayman", 138, photo=photo, seed=9)
+    obs = scan(frame, "highwayman", pack=pack)
+    assert not any(near(u.center_mm, (151, 377), 40) for u in obs.unknowns + obs.unsure), obs.unknowns
+    check_against_truth(obs, truth, recall=0.5)
+
+
 def test_a_row_running_on_under_a_hand_is_read_one_card_on_from_two_counted_cards():
     """Bench seed 9, photo-like Big Sur 53: a hand lies over the middle of the bottom row. Joined
     to the hand, the row's region there put its grid 12 mm off the cards beside the hand, which
